@@ -1,0 +1,76 @@
+"""Cuvil: a source-to-source JIT for numeric Python.
+
+    @cuvil.jit
+    def saxpy(a, x, y, out): ...
+
+Importing cuvil imports neither Numba nor libcst; the first compile does.
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from typing import Any
+
+from .errors import (
+    CacheWarning,
+    CuvilError,
+    CuvilInternalError,
+    CuvilSyntaxError,
+    CuvilTypeError,
+    CuvilWarning,
+    PerformanceWarning,
+    PrecisionWarning,
+    RecompileWarning,
+)
+from .options import Options, config
+
+__all__ = [
+    "CacheWarning",
+    "CuvilError",
+    "CuvilInternalError",
+    "CuvilSyntaxError",
+    "CuvilTypeError",
+    "CuvilWarning",
+    "PerformanceWarning",
+    "PrecisionWarning",
+    "RecompileWarning",
+    "config",
+    "explain",
+    "jit",
+    "stats",
+]
+
+
+def jit(fn: Any = None, **options: Any) -> Any:
+    """Compile `fn` for the target; usable as `@cuvil.jit`, `@cuvil.jit(...)` and `cuvil.jit(fn, ...)`.
+
+    Options are checked now and the source is checked against the supported subset now; compilation waits
+    for the first call, when argument types are known.
+    """
+    opts = Options(**options)
+
+    def wrap(f: Any) -> Any:
+        from .runtime.dispatcher import Dispatcher
+
+        if getattr(f, "__cuvil_jit__", False):
+            f = f.py_func
+        return Dispatcher(f, opts)
+
+    return wrap if fn is None else wrap(fn)
+
+
+def explain(fn: Any) -> Any:
+    """Compile history of a jitted function: `.compiles` (CompileEvent list), `.guards`; printable."""
+    from .runtime.events import Explanation, events_of
+
+    if not getattr(fn, "__cuvil_jit__", False):
+        raise TypeError(f"cuvil.explain takes a function made by cuvil.jit, not {type(fn).__name__}")
+    return Explanation(fn.py_func.__qualname__, events_of(fn.py_func.__qualname__), [])
+
+
+def stats() -> dict[str, dict[str, Any]]:
+    """Per function: compiles, cache hits, compile seconds p50/p99."""
+    from .runtime.events import stats as _stats
+
+    return _stats()

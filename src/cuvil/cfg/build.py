@@ -1,0 +1,115 @@
+"""Basic blocks and their predecessors over a normalized statement list.
+
+A block is a run of statements that execute together. An `if` stays in the block that evaluates its test; a
+loop's `for`/`while` header is a block of its own, entered from before the loop, from the end of its body and
+from every `continue`; the block after a loop is entered from the header (the test failed or the range ran out;
+never for `while True`) and from every `break`. Block ids follow source order, so they are stable.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+
+import libcst as cst
+
+from ..normalize.names import assigned_names, bound_names
+
+
+@dataclasses.dataclass
+class Block:
+    id: int
+    preds: list[int]
+    stmts: list[cst.BaseStatement]
+    binds: set[str]  # names bound on entry: a loop body binds the loop's target
+
+
+@dataclasses.dataclass(frozen=True)
+class CFG:
+    blocks: tuple[Block, ...]
+    block_of: Mapping[cst.BaseStatement, int]
+
+
+@dataclasses.dataclass
+class _Loop:
+    header: int
+    breaks: list[int]
+    continues: list[int]
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.blocks: list[Block] = []
+        self.block_of: dict[cst.BaseStatement, int] = {}
+        self.loops: list[_Loop] = []
+
+    def new(self, preds: Sequence[int], binds: set[str] | None = None) -> int:
+        self.blocks.append(Block(len(self.blocks), list(preds), [], binds or set()))
+        return len(self.blocks) - 1
+
+    def add(self, block: int, stmt: cst.BaseStatement) -> None:
+        self.blocks[block].stmts.append(stmt)
+        self.block_of[stmt] = block
+
+    def walk(self, stmts: Sequence[cst.BaseStatement], cur: int) -> int:
+        """Add `stmts` starting in block `cur`; return the block control is in afterwards."""
+        for stmt in stmts:
+            if isinstance(stmt, cst.If):
+                cur = self.branch(stmt, cur)
+            elif isinstance(stmt, cst.For | cst.While):
+                cur = self.loop(stmt, cur)
+            else:
+                self.add(cur, stmt)
+                small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) else None
+                if isinstance(small, cst.Break | cst.Continue | cst.Return):
+                    if isinstance(small, cst.Break) and self.loops:
+                        self.loops[-1].breaks.append(cur)
+                    elif isinstance(small, cst.Continue) and self.loops:
+                        self.loops[-1].continues.append(cur)
+                    cur = self.new([])  # what follows is unreachable
+        return cur
+
+    def branch(self, stmt: cst.If, cur: int) -> int:
+        self.add(cur, stmt)
+        then_end = self.walk(_stmts(stmt.body), self.new([cur]))
+        if stmt.orelse is None:
+            return self.new([then_end, cur])
+        else_end = self.walk(_stmts(stmt.orelse.body), self.new([cur]))
+        return self.new([then_end, else_end])
+
+    def loop(self, stmt: cst.For | cst.While, cur: int) -> int:
+        header = self.new([cur])
+        self.add(header, stmt)
+        binds = bound_names(stmt.target) if isinstance(stmt, cst.For) else set()
+        self.loops.append(_Loop(header, [], []))
+        end = self.walk(_stmts(stmt.body), self.new([header], binds))
+        loop = self.loops.pop()
+        self.blocks[header].preds += [end, *loop.continues]
+        exits = [] if _always_true(stmt) else [header]
+        return self.new([*exits, *loop.breaks])
+
+
+def _stmts(suite: cst.BaseSuite) -> Sequence[cst.BaseStatement]:
+    assert isinstance(suite, cst.IndentedBlock), "CanonicalBlocks runs first"
+    return suite.body
+
+
+def _always_true(stmt: cst.For | cst.While) -> bool:
+    if not isinstance(stmt, cst.While):
+        return False
+    test = stmt.test
+    return (isinstance(test, cst.Name) and test.value == "True") or (
+        isinstance(test, cst.Integer) and int(test.value, 0) != 0
+    )
+
+
+def build(stmts: Sequence[cst.BaseStatement], binds: set[str] | None = None) -> CFG:
+    """The CFG of a statement list (a function body, or a loop body taken alone); block 0 is the entry."""
+    builder = _Builder()
+    builder.walk(stmts, builder.new([], binds))
+    return CFG(tuple(builder.blocks), builder.block_of)
+
+
+def build_function(fn: cst.FunctionDef) -> CFG:
+    params = {p.name.value for p in fn.params.params}
+    return build(_stmts(fn.body), params)

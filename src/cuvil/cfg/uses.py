@@ -1,0 +1,72 @@
+"""What each statement reads and binds, as the dataflow analyses see it (headers only: bodies are blocks)."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ..normalize.names import bound_names
+
+
+class _Reads(cst.CSTVisitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: list[cst.Name] = []
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.append(node)
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        node.value.visit(self)  # `.attr` is not a variable
+        return False
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        node.value.visit(self)  # `keyword=` is not a variable
+        return False
+
+
+def reads_in(node: cst.CSTNode | None) -> list[cst.Name]:
+    if node is None:
+        return []
+    visitor = _Reads()
+    node.visit(visitor)
+    return visitor.names
+
+
+def _target_reads(target: cst.BaseExpression) -> list[cst.Name]:
+    """A target reads what it indexes: `a[i] = v` reads a and i; `x = v` reads nothing."""
+    if isinstance(target, cst.Name):
+        return []
+    if isinstance(target, cst.Tuple | cst.List):
+        return [n for e in target.elements for n in _target_reads(e.value)]
+    return reads_in(target)
+
+
+def reads(stmt: cst.BaseStatement) -> list[cst.Name]:
+    """Names `stmt` reads, in evaluation order as far as it matters (before its own bindings)."""
+    if isinstance(stmt, cst.If | cst.While):
+        return reads_in(stmt.test)
+    if isinstance(stmt, cst.For):
+        return reads_in(stmt.iter)
+    assert isinstance(stmt, cst.SimpleStatementLine)
+    small = stmt.body[0]
+    if isinstance(small, cst.Assign):
+        return reads_in(small.value) + [n for t in small.targets for n in _target_reads(t.target)]
+    if isinstance(small, cst.AugAssign):
+        return reads_in(small.value) + reads_in(small.target)
+    if isinstance(small, cst.Expr | cst.Return):
+        return reads_in(small.value)
+    if isinstance(small, cst.Assert):
+        return reads_in(small.test) + reads_in(small.msg)
+    return []
+
+
+def binds(stmt: cst.BaseStatement) -> set[str]:
+    """Names `stmt` binds in its own block (a loop's target is bound in its body's block instead)."""
+    if not isinstance(stmt, cst.SimpleStatementLine):
+        return set()
+    small = stmt.body[0]
+    if isinstance(small, cst.Assign):
+        return set().union(*(bound_names(t.target) for t in small.targets))
+    if isinstance(small, cst.AugAssign):
+        return bound_names(small.target)
+    return set()

@@ -1,0 +1,1 @@
+"""Code generation: the only stage that knows Numba's decorators."""

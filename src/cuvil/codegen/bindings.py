@@ -1,0 +1,110 @@
+"""How a value a user function captures becomes a name in the generated module.
+
+Four ways, tried in order: a literal (`K = 3.0`, visible in the generated source), an import (`import numpy as
+np`, `from math import sqrt`), a callee (a `@cuvil.jit` or plain user function, compiled into the same module),
+or an injected object (an array, a NumPy scalar, a `numba.njit` function) placed in the module's namespace
+before it runs. Numba freezes every global at compile time; the cache key holds their values.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import sys
+import sysconfig
+import types
+
+import numba
+import numpy as np
+
+_LIBRARY_DIRS = tuple(
+    {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")}
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Literal:
+    text: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Import:
+    module: str
+    attr: str | None  # None: the module itself
+
+
+@dataclasses.dataclass(frozen=True)
+class Callee:
+    function: types.FunctionType
+
+
+@dataclasses.dataclass(frozen=True)
+class Injected:
+    value: object
+    what: str  # a short description for the generated source's comment
+
+
+Binding = Literal | Import | Callee | Injected
+
+
+def literal(value: object) -> str | None:
+    """Python source that evaluates to `value`, for the scalars and tuples Numba freezes; else None."""
+    if value is None or isinstance(value, bool | int | str):
+        return repr(value)
+    if isinstance(value, float):
+        return repr(value) if math.isfinite(value) else f'float("{value}")'
+    if isinstance(value, complex):
+        re_, im = literal(value.real), literal(value.imag)
+        return f"complex({re_}, {im})"
+    if type(value) is tuple:
+        parts = [literal(v) for v in value]
+        if any(p is None for p in parts):
+            return None
+        return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"  # type: ignore[arg-type]
+    return None
+
+
+def is_user_function(fn: types.FunctionType) -> bool:
+    """Defined in the user's own code (files, notebooks), not in an installed library or the stdlib."""
+    return not fn.__code__.co_filename.startswith(_LIBRARY_DIRS)
+
+
+def _importable(value: object) -> Import | None:
+    if isinstance(value, types.ModuleType):
+        return Import(value.__name__, None)
+    module = getattr(value, "__module__", None) or ("numpy" if isinstance(value, np.ufunc) else None)
+    name = getattr(value, "__name__", None)
+    if module and name and sys.modules.get(module) is not None:
+        if getattr(sys.modules[module], name, None) is value:
+            return Import(module, name)
+    if isinstance(value, np.ufunc | type) and getattr(np, str(name), None) is value:
+        return Import("numpy", str(name))
+    return None
+
+
+def bind(value: object) -> Binding | None:
+    """The binding for a captured value, or None when compiled code cannot use it."""
+    text = literal(value)
+    if text is not None:
+        return Literal(text)
+    if getattr(value, "__cuvil_jit__", False):
+        return Callee(value.py_func)  # type: ignore[attr-defined]
+    if isinstance(value, types.FunctionType) and is_user_function(value):
+        return Callee(value)
+    if isinstance(value, numba.core.dispatcher.Dispatcher):
+        return Injected(value, f"numba function {value.py_func.__qualname__}")
+    imported = _importable(value)
+    if imported is not None:
+        return imported
+    if isinstance(value, np.ndarray) and value.dtype.kind in "biufc":
+        return Injected(value, f"array {value.dtype}{list(value.shape)}")
+    if isinstance(value, np.generic) and value.dtype.kind in "biufc":
+        return Injected(value, f"{value.dtype} scalar")
+    return None
+
+
+def import_line(alias: str, imp: Import) -> str:
+    if imp.attr is None:
+        top = imp.module
+        return f"import {top}" if alias == top else f"import {top} as {alias}"
+    return f"from {imp.module} import {imp.attr}" + ("" if alias == imp.attr else f" as {alias}")

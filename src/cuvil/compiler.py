@@ -1,0 +1,232 @@
+"""The compiler driver: one user function (and every function it calls) → one generated module's source.
+
+Runs the stages in order for each function — source, parse, subset check, normalize, analyze, codegen — and
+times them. Callees are found by resolving the free names each function reads: a `@cuvil.jit` or plain user
+function becomes another function in the same module, so a user decorates only the entry point.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import time
+import types
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import libcst as cst
+
+from .cfg.annotate import cfg_source
+from .cfg.build import build_function
+from .cfg.dataflow import unassigned_reads
+from .cfg.dependence import parallel_loops
+from .cfg.uses import reads, reads_in
+from .codegen.bindings import Binding, Callee, Injected, bind
+from .codegen.cpu import FunctionUnit, line_map, module_source
+from .errors import CuvilError, CuvilInternalError, CuvilSyntaxError, CuvilTypeError
+from .frontend.captures import MISSING, is_builtin, lookup
+from .frontend.parse import parse
+from .frontend.source import Source, get_source
+from .frontend.subset import check_subset
+from .normalize.names import assigned_names
+from .normalize.origins import origin_of
+from .normalize.pipeline import Normalized, normalize
+from .options import Options
+
+STAGES = ("parse", "normalize", "analyze", "codegen")
+
+
+@dataclasses.dataclass(frozen=True)
+class Generated:
+    source: str  # the module's text
+    entry: str  # the entry function's name in it
+    line_map: list[tuple[str, int] | None]
+    injected: dict[str, tuple[str, ...]]  # module name → path of captured names from the entry function
+    normalized: str  # `fn.source("normalized")` of the entry function
+    cfg: str  # `fn.source("cfg")`
+    seconds: dict[str, float]
+
+
+class _Timer:
+    def __init__(self) -> None:
+        self.seconds = dict.fromkeys(STAGES, 0.0)
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        except CuvilError:
+            raise
+        except Exception as exc:  # a bug of ours: say where, keep the cause
+            raise CuvilInternalError(name, f"{type(exc).__name__}: {exc}") from exc
+        finally:
+            self.seconds[name] += time.perf_counter() - start
+
+
+def validate(fn: types.FunctionType) -> None:
+    """Decoration-time check: the source exists, parses, and stays inside the subset."""
+    check_subset(parse(get_source(fn)))
+
+
+def check_assignments(norm: Normalized, source: Source) -> None:
+    fn = norm.function
+    locals_ = ({p.name.value for p in fn.params.params} | assigned_names(fn.body)) - norm.synthetic
+    found = unassigned_reads(build_function(fn), locals_)
+    if not found:
+        return
+    first = min(found, key=lambda r: origin_of(r.stmt) or 0)
+    name, line = first.name.value, origin_of(first.stmt) or source.first_line
+    text = source.line(line)
+    col = (re.search(rf"\b{re.escape(name)}\b", text) or re.search("$", text)).start() + 1  # type: ignore[union-attr]
+    what = "is used before it is assigned" if first.never else "may be used before it is assigned"
+    raise CuvilSyntaxError(
+        f"'{name}' {what}",
+        source.filename,
+        line,
+        col,
+        text,
+        hint="give it a value before the if or loop that assigns it (Python would raise UnboundLocalError)",
+    )
+
+
+class _Rename(cst.CSTTransformer):
+    def __init__(self, names: dict[str, str]):
+        super().__init__()
+        self.names = names
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.Name:
+        new = self.names.get(updated.value)
+        return updated.with_changes(value=new) if new else updated
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        return True
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.Attribute:
+        return updated.with_changes(attr=original.attr)  # `.attr` is not a free name
+
+    def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+        return updated.with_changes(keyword=original.keyword)
+
+
+def _free_names(fn: cst.FunctionDef) -> dict[str, cst.Name]:
+    """Names `fn` reads but never binds, each with its first occurrence."""
+    local = {p.name.value for p in fn.params.params} | assigned_names(fn.body)
+    found: dict[str, cst.Name] = {}
+    for param in fn.params.params:
+        for name in reads_in(param.default):
+            found.setdefault(name.value, name)
+    for name in reads_in(fn.body):
+        if name.value not in local:
+            found.setdefault(name.value, name)
+    return found
+
+
+class _Module:
+    """The generated module being assembled: its names, its functions, and the work list of callees."""
+
+    def __init__(self, options: Options, timer: _Timer):
+        self.options, self.timer = options, timer
+        self.names: dict[str, Binding] = {"numba": bind(__import__("numba"))}  # type: ignore[dict-item]
+        self.emitted: dict[types.FunctionType, str] = {}
+        self.paths: dict[types.FunctionType, tuple[str, ...]] = {}
+        self.injected: dict[str, tuple[str, ...]] = {}
+        self.units: list[FunctionUnit] = []
+        self.todo: list[types.FunctionType] = []
+
+    def claim(self, wanted: str, binding: Binding) -> str:
+        """A module-level name for `binding`: `wanted` unless another value holds it already."""
+        name, n = wanted, 0
+        while name in self.names and self.names[name] != binding:
+            n += 1
+            name = f"{wanted}_{n}"
+        self.names[name] = binding
+        return name
+
+    def add_function(self, fn: types.FunctionType, path: tuple[str, ...]) -> str:
+        if fn not in self.emitted:
+            self.emitted[fn] = self.claim(fn.__name__, Callee(fn))
+            self.paths[fn] = path
+            self.todo.append(fn)
+        return self.emitted[fn]
+
+    def compile_one(self, fn: types.FunctionType) -> Normalized:
+        with self.timer.stage("parse"):
+            source = get_source(fn)
+            parsed = parse(source)
+            check_subset(parsed)
+        with self.timer.stage("normalize"):
+            norm = normalize(parsed)
+        with self.timer.stage("analyze"):
+            check_assignments(norm, source)
+            renames = self.resolve(fn, norm.function, source)
+            function = norm.function.visit(_Rename(renames)) if renames else norm.function
+            assert isinstance(function, cst.FunctionDef)
+            loops = parallel_loops(function) if self.options.parallel else frozenset()
+        self.units.append(FunctionUnit(self.emitted[fn], function, source.filename, loops))
+        return norm
+
+    def resolve(self, fn: types.FunctionType, tree: cst.FunctionDef, source: Source) -> dict[str, str]:
+        renames = {}
+        for name, node in sorted(_free_names(tree).items()):
+            if is_builtin(fn, name):
+                continue
+            value = lookup(fn, name)
+            line = self._line_of(tree, node, source)
+            if value is MISSING:
+                raise CuvilTypeError(f"name '{name}' is not defined", source.filename, line, source.line(line))
+            binding = bind(value)
+            if binding is None:
+                raise CuvilTypeError(
+                    f"global '{name}' is a {type(value).__name__}, which compiled code cannot use; pass numbers "
+                    "and arrays as arguments or module constants",
+                    source.filename, line, source.line(line),
+                )
+            if isinstance(binding, Callee):
+                module_name = self.add_function(binding.function, (*self.paths[fn], name))
+            else:
+                module_name = self.claim(name, binding)
+                if isinstance(binding, Injected):
+                    self.injected[module_name] = (*self.paths[fn], name)
+            if module_name != name:
+                renames[name] = module_name
+        return renames
+
+    @staticmethod
+    def _line_of(tree: cst.FunctionDef, node: cst.Name, source: Source) -> int:
+        for stmt in _statements(tree):
+            if any(n is node for n in reads(stmt)):
+                return origin_of(stmt) or source.first_line
+        return source.first_line
+
+
+def _statements(fn: cst.FunctionDef) -> list[cst.BaseStatement]:
+    found: list[cst.BaseStatement] = []
+
+    class Collect(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if isinstance(node, cst.SimpleStatementLine | cst.If | cst.For | cst.While):
+                found.append(node)
+            return True
+
+    fn.visit(Collect())
+    return found
+
+
+def generate(fn: types.FunctionType, options: Options) -> Generated:
+    """The generated module for `fn` and its callees, with the timings of each stage."""
+    timer = _Timer()
+    module = _Module(options, timer)
+    entry = module.add_function(fn, ())
+    entry_norm: Normalized | None = None
+    while module.todo:
+        norm = module.compile_one(module.todo.pop(0))
+        entry_norm = entry_norm or norm
+    assert entry_norm is not None
+    with timer.stage("codegen"):
+        units = module.units[1:] + module.units[:1]  # callees first: the module reads top-down
+        source = module_source(entry, units, module.names, options)
+        mapping = line_map(source, units)
+        normalized = entry_norm.module.code
+        cfg = cfg_source(entry_norm.module)
+    return Generated(source, entry, mapping, dict(module.injected), normalized, cfg, timer.seconds)

@@ -1,0 +1,133 @@
+"""Reject everything outside Cuvil's subset (DESIGN.md §3) at decoration time, before Numba sees anything.
+
+Each rejected construct has one row in `_UNSUPPORTED`: what the user wrote and what to write instead. The error
+points at the first character of the offending construct in the user's file.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+
+from .parse import Parsed, syntax_error
+
+_UNSUPPORTED: dict[type[cst.CSTNode], tuple[str, str]] = {
+    cst.Try: ("'try' is not supported", "check the condition with an if and return an error code instead"),
+    cst.TryStar: ("'try' is not supported", "check the condition with an if and return an error code instead"),
+    cst.With: ("'with' is not supported", "enter the context outside the jitted function"),
+    cst.Yield: ("'yield' is not supported", "write the values into an output array and return it"),
+    cst.Lambda: ("'lambda' is not supported", "define a module-level function and call it"),
+    cst.Global: ("'global' is not supported", "pass the value in as an argument and return the new value"),
+    cst.Nonlocal: ("'nonlocal' is not supported", "pass the value in as an argument and return the new value"),
+    cst.FunctionDef: (
+        "a nested 'def' is not supported",
+        "define the function at module level; Cuvil compiles the helpers you call",
+    ),
+    cst.ClassDef: ("a 'class' is not supported", "define classes outside; pass arrays and scalars"),
+    cst.Import: ("'import' is not supported in a jitted function", "import at module level"),
+    cst.ImportFrom: ("'import' is not supported in a jitted function", "import at module level"),
+    cst.ListComp: ("a list comprehension is not supported", "allocate an array with np.empty and fill it"),
+    cst.SetComp: ("a set comprehension is not supported", "use a loop over a NumPy array"),
+    cst.DictComp: ("a dict comprehension is not supported", "use a loop over a NumPy array"),
+    cst.GeneratorExp: ("a generator expression is not supported", "write a for loop"),
+    cst.List: ("a list is not supported", "use a tuple, or a NumPy array made with np.empty/np.zeros"),
+    cst.Set: ("a set is not supported", "use a NumPy array"),
+    cst.Dict: ("a dict is not supported", "use a tuple or a NumPy array"),
+    cst.FormattedString: ("an f-string is not supported", "print the values separately: print('x =', x)"),
+    cst.Del: ("'del' is not supported", "stop using the variable instead"),
+    cst.Raise: ("'raise' is not supported", "return an error code (e.g. -1) instead"),
+    cst.Await: ("'await' is not supported", "call the jitted function from synchronous code"),
+    cst.NamedExpr: ("':=' is not supported", "assign the value on its own line first"),
+    cst.Match: ("'match' is not supported", "use if/elif/else"),
+    cst.StarredElement: ("unpacking with '*' is not supported", "index the elements explicitly"),
+    cst.Ellipsis: ("'...' is not supported", "write the slices explicitly"),
+}
+
+# Calls that cannot have side effects: a chained comparison may evaluate its middle operand twice.
+_PURE_BUILTINS = frozenset({"len", "abs", "min", "max", "int", "float", "bool", "round"})
+
+
+class _SubsetChecker(cst.CSTVisitor):
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, parsed: Parsed):
+        super().__init__()
+        self.parsed = parsed
+        self.top = parsed.function
+
+    def fail(self, node: cst.CSTNode, message: str, hint: str) -> None:
+        rng = self.get_metadata(PositionProvider, node)
+        assert isinstance(rng, CodeRange)
+        raise syntax_error(self.parsed.source, rng, message, hint)
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if node is self.top:
+            self.check_signature(node)
+            self.visit_top(node)
+            return False
+        row = _UNSUPPORTED.get(type(node))
+        if row is not None:
+            self.fail(node, *row)
+        return super().on_visit(node)
+
+    def visit_top(self, fn: cst.FunctionDef) -> None:
+        # Decorators and annotations are not compiled; only defaults and the body are.
+        for param in (*fn.params.posonly_params, *fn.params.params):
+            if param.default is not None:
+                param.default.visit(self)
+        fn.body.visit(self)
+
+    def check_signature(self, fn: cst.FunctionDef) -> None:
+        if fn.asynchronous is not None:
+            self.fail(fn, "'async def' is not supported", "define a plain function")
+        params = fn.params
+        if isinstance(params.star_arg, cst.Param):
+            self.fail(params.star_arg, "'*args' is not supported", "pass a tuple or separate arguments")
+        if params.kwonly_params:
+            self.fail(params.kwonly_params[0], "keyword-only parameters are not supported",
+                      "remove the '*' and make it a regular parameter")
+        if params.star_kwarg is not None:
+            self.fail(params.star_kwarg, "'**kwargs' is not supported", "pass separate arguments")
+        if params.posonly_params:
+            self.fail(params.posonly_params[0], "positional-only parameters are not supported",
+                      "remove the '/'")
+
+    def visit_For(self, node: cst.For) -> None:
+        if node.asynchronous is not None:
+            self.fail(node, "'async for' is not supported", "use a plain for loop")
+        if node.orelse is not None:
+            self.fail(node.orelse, "'else' on a loop is not supported", "set a flag before 'break' and test it")
+
+    def visit_While(self, node: cst.While) -> None:
+        if node.orelse is not None:
+            self.fail(node.orelse, "'else' on a loop is not supported", "set a flag before 'break' and test it")
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        if node.star:
+            self.fail(node, f"'{node.star}' in a call is not supported", "pass the arguments one by one")
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        for target in node.comparisons[:-1]:
+            if not _is_pure(target.comparator):
+                self.fail(
+                    target.comparator,
+                    "a chained comparison cannot call a function in its middle operand",
+                    "assign the value to a variable first",
+                )
+
+
+def _is_pure(expr: cst.BaseExpression) -> bool:
+    """True when evaluating `expr` twice is indistinguishable from evaluating it once."""
+    if isinstance(expr, cst.Call):
+        func = expr.func
+        pure = (isinstance(func, cst.Name) and func.value in _PURE_BUILTINS) or (
+            isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+            and func.value.value in ("math", "np", "numpy")
+        )
+        return pure and all(_is_pure(a.value) for a in expr.args)
+    return all(_is_pure(c) for c in expr.children if isinstance(c, cst.BaseExpression))
+
+
+def check_subset(parsed: Parsed) -> None:
+    """Raise `CuvilSyntaxError` at the first construct outside the subset."""
+    MetadataWrapper(parsed.module, unsafe_skip_copy=True).visit(_SubsetChecker(parsed))

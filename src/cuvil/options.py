@@ -1,0 +1,51 @@
+"""Compile options: validated when the decorator runs, frozen, and part of every cache key."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+TARGETS = ("cpu", "cuda")
+PRECISIONS = (None, "fp16", "bf16", "fp32")
+
+
+@dataclasses.dataclass(frozen=True)
+class Options:
+    target: str = "cpu"
+    precision: str | None = None
+    dynamic: bool | None = None
+    parallel: bool | None = None
+    fastmath: bool = False
+    cache: bool = True
+    boundscheck: bool = False
+
+    def __post_init__(self) -> None:
+        if self.target not in TARGETS:
+            raise ValueError(f"target must be one of {TARGETS}, not {self.target!r}")
+        if self.precision not in PRECISIONS:
+            raise ValueError(f"precision must be one of {PRECISIONS}, not {self.precision!r}")
+        for name in ("dynamic", "parallel"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, bool):
+                raise ValueError(f"{name} must be None, True or False, not {value!r}")
+        for name in ("fastmath", "cache", "boundscheck"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be True or False, not {getattr(self, name)!r}")
+        if self.target == "cuda":
+            raise NotImplementedError("target='cuda' is not available yet; use target='cpu'")
+        if self.precision in ("fp16", "bf16"):
+            raise NotImplementedError(f"precision={self.precision!r} is not available yet")
+
+    def key(self) -> tuple[tuple[str, Any], ...]:
+        """Sorted (name, value) pairs: the options' part of a cache key."""
+        return tuple(sorted(dataclasses.asdict(self).items()))
+
+
+@dataclasses.dataclass
+class Config:
+    """Process-wide settings (`cuvil.config`)."""
+
+    recompile_limit: int = 8
+
+
+config = Config()

@@ -1,0 +1,1 @@
+"""Runtime: the dispatcher users call, array adapters, caches and compile events."""
