@@ -113,7 +113,7 @@ class Dispatcher:
             meta, source = stored
         injected = {name: _follow(self.py_func, path) for name, path in meta.injected.items()}
         module = import_module(entry.module_path, source, injected)
-        diagnose.line_maps[str(entry.module_path)] = meta.line_map
+        diagnose.line_maps[entry.module_path.name] = meta.line_map
         self._kernel = source
         return getattr(module, meta.entry), meta, where, seconds
 
