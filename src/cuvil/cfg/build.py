@@ -103,11 +103,28 @@ def _always_true(stmt: cst.For | cst.While) -> bool:
     )
 
 
+def _compact(blocks: list[Block]) -> list[Block]:
+    """Drop empty blocks (joins at the end of a body, dead code after `break`), edges routed through them,
+    and number the rest in source order. The entry stays block 0 even when empty."""
+    empty = {b.id for b in blocks if b.id and not b.stmts}
+
+    def sources(pred: int) -> list[int]:
+        return [pred] if pred not in empty else [s for p in blocks[pred].preds for s in sources(p)]
+
+    kept = [b for b in blocks if b.id not in empty]
+    number = {b.id: k for k, b in enumerate(kept)}
+    return [
+        Block(number[b.id], list(dict.fromkeys(number[s] for p in b.preds for s in sources(p))), b.stmts, b.binds)
+        for b in kept
+    ]
+
+
 def build(stmts: Sequence[cst.BaseStatement], binds: set[str] | None = None) -> CFG:
     """The CFG of a statement list (a function body, or a loop body taken alone); block 0 is the entry."""
     builder = _Builder()
     builder.walk(stmts, builder.new([], binds))
-    return CFG(tuple(builder.blocks), builder.block_of)
+    blocks = _compact(builder.blocks)
+    return CFG(tuple(blocks), {stmt: b.id for b in blocks for stmt in b.stmts})
 
 
 def build_function(fn: cst.FunctionDef) -> CFG:

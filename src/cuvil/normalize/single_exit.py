@@ -50,9 +50,11 @@ def _count_returns(node: cst.CSTNode) -> int:
     return count
 
 
-def _body(block: cst.BaseSuite | cst.Else | None) -> Stmts:
+def _body(block: cst.BaseSuite | cst.Else | cst.If | None) -> Stmts:
     if block is None:
         return []
+    if isinstance(block, cst.If):  # an `elif`: ElifChain normally runs first, but this pass stands alone
+        return [block]
     if isinstance(block, cst.Else):
         block = block.body
     assert isinstance(block, cst.IndentedBlock), "CanonicalBlocks runs first"

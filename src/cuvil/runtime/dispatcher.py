@@ -15,6 +15,7 @@ from typing import Any
 import numba
 from numba.core.errors import NumbaError
 
+from ..errors import CuvilError
 from ..options import Options
 from . import adapters, cache, diagnose, events
 from .events import CompileEvent
@@ -29,6 +30,8 @@ class Dispatcher:
     __cuvil_jit__ = True
 
     def __init__(self, fn: types.FunctionType, options: Options):
+        if not isinstance(fn, types.FunctionType):
+            raise CuvilError(f"cuvil.jit needs a Python function, not {type(fn).__name__}")
         self.py_func = fn
         self.options = options
         self._impl: Any = None

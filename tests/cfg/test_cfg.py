@@ -1,0 +1,166 @@
+"""The CFG's blocks and predecessors, definite assignment, and which loops are parallel."""
+
+from __future__ import annotations
+
+import pytest
+
+import cuvil
+from cuvil.cfg.dependence import parallel_loops
+from cuvil.frontend.parse import parse
+from cuvil.frontend.source import get_source
+from cuvil.normalize.origins import origin_of
+from cuvil.normalize.pipeline import normalize
+from tests.helpers import define
+
+
+def _normalized(source: str):
+    return normalize(parse(get_source(define(source)))).function
+
+
+def test_cfg_stage_labels_blocks_and_predecessors():
+    fn = cuvil.jit(define("""
+        def f(a, n):
+            s = 0
+            for i in range(n):
+                if a[i] > 0:
+                    s += a[i]
+                else:
+                    continue
+            return s
+        """))
+    assert fn.source("cfg") == (
+        "def f(a, n):  # L1\n"
+        "    s = 0  # L2  B0 <- -\n"
+        "    for i in range(n):  # L3  B1 <- B0,B3,B4\n"
+        "        if a[i] > 0:  # L4  B2 <- B1\n"
+        "            s += a[i]  # L5  B3 <- B2\n"
+        "        else:  # L6\n"
+        "            continue  # L7  B4 <- B2\n"
+        "    return s  # L8  B5 <- B1\n"
+    )
+
+
+def test_while_true_has_no_exit_but_its_breaks():
+    fn = cuvil.jit(define("""
+        def f(n):
+            while True:
+                n -= 1
+                if n < 0:
+                    break
+            return n
+        """))
+    cfg = fn.source("cfg")
+    assert "while True:  # L2  B1 <- B0,B2" in cfg
+    assert "return n  # L6  B4 <- B3" in cfg  # only the break reaches it
+
+
+@pytest.mark.parametrize(("source", "line", "col", "words"), [
+    ("""
+        def f(x):
+            if x > 0:
+                y = 1
+            return y
+        """, 4, 12, "'y' may be used before it is assigned"),
+    ("""
+        def f(n):
+            for i in range(n):
+                last = i
+            return last + 1
+        """, 4, 12, "'last' may be used before it is assigned"),
+    ("""
+        def f(n):
+            total = n + extra
+            extra = 1
+            return total
+        """, 2, 17, "'extra' is used before it is assigned"),
+    ("""
+        def f(a):
+            for x in a:
+                pass
+            return x
+        """, 4, 12, "'x' may be used before it is assigned"),
+])
+def test_read_before_assignment_is_an_error_at_the_read(source, line, col, words):
+    with pytest.raises(cuvil.CuvilSyntaxError) as info:
+        cuvil.jit(define(source))(1)
+    assert (info.value.lineno, info.value.offset) == (line, col)
+    assert words in info.value.msg
+
+
+def test_assigned_on_every_path_is_fine():
+    fn = cuvil.jit(define("""
+        def f(x):
+            if x > 0:
+                y = 1
+            elif x < 0:
+                y = -1
+            else:
+                y = 0
+            while True:
+                z = y * 2
+                break
+            return z
+        """))
+    assert [fn(v) for v in (-3, 0, 3)] == [-2, 0, 2]
+
+
+def _parallel_lines(source: str) -> list[int]:
+    return sorted(origin_of(loop) for loop in parallel_loops(_normalized(source)))
+
+
+def test_independent_iterations_are_parallel():
+    assert _parallel_lines("""
+        def f(a, b, out):
+            s = 0.0
+            for i in range(len(a)):
+                t = a[i] * 2.0
+                out[i] = t + b[i]
+                s += t
+            return s
+        """) == [3]
+
+
+def test_loop_carried_dependences_are_serial():
+    assert _parallel_lines("""
+        def f(a, out, hist):
+            for i in range(1, len(a)):
+                out[i] = out[i - 1] + a[i]
+            for i in range(len(a)):
+                hist[a[i]] += 1
+            x = 0.0
+            for i in range(len(a)):
+                x = x * 0.5 + a[i]
+            for i in range(len(a)):
+                t = a[i]
+                out[i] = t
+            return t
+        """) == []
+
+
+def test_private_arrays_and_nested_loops_keep_the_outer_loop_parallel():
+    assert _parallel_lines("""
+        def f(points, out):
+            for i in range(points.shape[0]):
+                tmp = np.empty(3)
+                for k in range(3):
+                    tmp[k] = points[i, k] * 2.0
+                for j in range(points.shape[0]):
+                    out[i, j] = tmp[0] - points[j, 0]
+            return out
+        """) == [2]
+
+
+def test_break_print_and_user_calls_make_a_loop_serial():
+    assert _parallel_lines("""
+        def f(a, out):
+            for i in range(len(a)):
+                if a[i] < 0:
+                    break
+                out[i] = a[i]
+            for i in range(len(a)):
+                print(i)
+                out[i] = a[i]
+            for i in range(len(a)):
+                out[i] = helper(a, i)
+            return out
+        """) == []

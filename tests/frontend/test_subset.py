@@ -1,0 +1,234 @@
+"""Every construct DESIGN.md §3 rules out is a CuvilSyntaxError at decoration, at its exact line and column."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+import cuvil
+from tests.helpers import define
+
+# (construct, source, line, 1-based column, words the message must contain)
+UNSUPPORTED = [
+    ("try", """
+        def f(x):
+            try:
+                return x
+            except ValueError:
+                return 0
+        """, 2, 5, "'try'"),
+    ("with", """
+        def f(x):
+            y = x
+            with open(y) as h:
+                pass
+        """, 3, 5, "'with'"),
+    ("yield", """
+        def f(x):
+            for i in range(x):
+                yield i
+        """, 3, 9, "'yield'"),
+    ("lambda", """
+        def f(x):
+            g = lambda v: v + 1
+            return g(x)
+        """, 2, 9, "'lambda'"),
+    ("global", """
+        def f(x):
+            global COUNT
+            return x
+        """, 2, 5, "'global'"),
+    ("nonlocal", """
+        def outer():
+            n = 0
+            def f(x):
+                nonlocal n
+                return x
+            return f
+        """, 4, 9, "'nonlocal'"),
+    ("nested def", """
+        def f(x):
+            def g(y):
+                return y
+            return g(x)
+        """, 2, 5, "nested 'def'"),
+    ("class", """
+        def f(x):
+            class P:
+                pass
+            return x
+        """, 2, 5, "'class'"),
+    ("import", """
+        def f(x):
+            import math
+            return math.sqrt(x)
+        """, 2, 5, "'import'"),
+    ("from import", """
+        def f(x):
+            from math import sqrt
+            return sqrt(x)
+        """, 2, 5, "'import'"),
+    ("dict comprehension", """
+        def f(x):
+            return {i: i for i in range(x)}
+        """, 2, 12, "dict comprehension"),
+    ("set comprehension", """
+        def f(x):
+            return {i for i in range(x)}
+        """, 2, 12, "set comprehension"),
+    ("list comprehension", """
+        def f(x):
+            return [i for i in range(x)]
+        """, 2, 12, "list comprehension"),
+    ("generator expression", """
+        def f(x):
+            return sum(i for i in range(x))
+        """, 2, 16, "generator expression"),
+    ("list literal", """
+        def f(x):
+            a = [x, x]
+            return a
+        """, 2, 9, "a list"),
+    ("dict literal", """
+        def f(x):
+            return {'a': x}
+        """, 2, 12, "a dict"),
+    ("f-string", """
+        def f(x):
+            print(f"x={x}")
+            return x
+        """, 2, 11, "f-string"),
+    ("del", """
+        def f(x):
+            y = x
+            del y
+            return x
+        """, 3, 5, "'del'"),
+    ("*args", """
+        def f(x, *rest):
+            return x
+        """, 1, 10, "'*args'"),
+    ("**kwargs", """
+        def f(x, **options):
+            return x
+        """, 1, 10, "'**kwargs'"),
+    ("keyword-only parameter", """
+        def f(x, *, scale):
+            return x * scale
+        """, 1, 13, "keyword-only"),
+    ("positional-only parameter", """
+        def f(x, /, y):
+            return x + y
+        """, 1, 7, "positional-only"),
+    ("async def", """
+        async def f(x):
+            return x
+        """, 1, 1, "'async def'"),
+    ("raise", """
+        def f(x):
+            if x < 0:
+                raise ValueError("negative")
+            return x
+        """, 3, 9, "'raise'"),
+    ("walrus", """
+        def f(x):
+            if (y := x + 1) > 2:
+                return y
+            return 0
+        """, 2, 9, "':='"),
+    ("match", """
+        def f(x):
+            match x:
+                case 1:
+                    return 1
+            return 0
+        """, 2, 5, "'match'"),
+    ("star unpacking in a call", """
+        def f(t):
+            return max(*t)
+        """, 2, 16, "'*' in a call"),
+    ("for-else", """
+        def f(x):
+            for i in range(x):
+                pass
+            else:
+                return 1
+            return 0
+        """, 4, 5, "'else' on a loop"),
+    ("while-else", """
+        def f(x):
+            while x > 0:
+                x -= 1
+            else:
+                return 1
+            return 0
+        """, 4, 5, "'else' on a loop"),
+    ("call inside a chained comparison", """
+        def g(v):
+            return v
+        def f(x, lo, hi):
+            return lo < g(x) < hi
+        """, 4, 17, "chained comparison"),
+]
+
+
+@pytest.mark.parametrize(("construct", "source", "line", "col", "words"), UNSUPPORTED,
+                         ids=[row[0] for row in UNSUPPORTED])
+def test_unsupported_construct_points_at_it(construct, source, line, col, words):
+    fn = define(source, "f" if construct not in ("nonlocal",) else "outer")
+    if construct == "nonlocal":
+        fn = fn()
+    with pytest.raises(cuvil.CuvilSyntaxError) as info:
+        cuvil.jit(fn)
+    err = info.value
+    assert (err.lineno, err.offset) == (line, col)
+    assert words in err.msg
+    assert err.filename == fn.__code__.co_filename
+    assert err.text == textwrap.dedent(source).lstrip("\n").splitlines(keepends=True)[line - 1]
+    assert err.hint  # every rejection says what to write instead
+
+
+def test_error_is_a_syntax_error_with_caret():
+    fn = define("""
+        def f(x):
+            y = lambda v: v
+            return x
+        """)
+    with pytest.raises(SyntaxError) as info:  # a CuvilSyntaxError is a SyntaxError too
+        cuvil.jit(fn)
+    text = str(info.value)
+    assert text.splitlines()[0].endswith("2:9: 'lambda' is not supported; define a module-level function and call it")
+    assert text.splitlines()[1].strip() == "y = lambda v: v"
+    assert text.splitlines()[2].index("^") == text.splitlines()[1].index("lambda")
+
+
+def test_lambda_as_the_jitted_function_is_rejected():
+    with pytest.raises(cuvil.CuvilSyntaxError, match="lambda"):
+        cuvil.jit(lambda x: x + 1)
+
+
+def test_rejection_happens_at_decoration_not_at_call():
+    fn = define("""
+        def f(x):
+            try:
+                return x
+            finally:
+                pass
+        """)
+    with pytest.raises(cuvil.CuvilSyntaxError):
+        cuvil.jit(fn)  # no call needed
+
+
+def test_disable_jit_skips_the_check(monkeypatch):
+    monkeypatch.setenv("CUVIL_DISABLE_JIT", "1")
+    fn = define("""
+        def f(x):
+            return [v for v in range(x)]
+        """)
+    assert cuvil.jit(fn)(3) == [0, 1, 2]
+
+
+def test_bad_option_fails_at_decoration():
+    with pytest.raises(ValueError, match="target"):
+        cuvil.jit(target="tpu")

@@ -1,0 +1,238 @@
+"""Each pass on literal before/after source, run twice (idempotence)."""
+
+from __future__ import annotations
+
+from cuvil.normalize.canonical import CanonicalBlocks
+from cuvil.normalize.chained_compare import ChainedCompare
+from cuvil.normalize.elif_chain import ElifChain
+from cuvil.normalize.for_in import ForInToIndex
+from cuvil.normalize.single_exit import SingleExit
+
+from .rewrites import assert_rewrites
+
+
+def test_canonical_blocks_splits_statements_and_suites():
+    assert_rewrites(CanonicalBlocks, """
+        @cuvil.jit(parallel=True)
+        def f(x: float, n: int = 2) -> float:
+            y: float = x; z = y + 1
+            if z > 0: return z
+            return n
+        """, """
+        def f(x, n = 2):
+            y = x
+            z = y + 1
+            if z > 0:
+                return z
+            return n
+        """)
+
+
+def test_for_over_array_hoists_non_name_iterable():
+    assert_rewrites(ForInToIndex, """
+        def f(a):
+            s = 0
+            for x in a[1:]:
+                s += x
+            return s
+        """, """
+        def f(a):
+            s = 0
+            _it0 = a[1:]
+            for _i0 in range(len(_it0)):
+                x = _it0[_i0]
+                s += x
+            return s
+        """)
+
+
+def test_for_over_a_name_the_body_rebinds_is_evaluated_once():
+    assert_rewrites(ForInToIndex, """
+        def f(a):
+            for x in a:
+                a = a * 2
+            return a
+        """, """
+        def f(a):
+            _it0 = a
+            for _i0 in range(len(_it0)):
+                x = _it0[_i0]
+                a = a * 2
+            return a
+        """)
+
+
+def test_enumerate_zip_uses_the_users_index_and_destructures():
+    assert_rewrites(ForInToIndex, """
+        def f(a, b):
+            s = 0
+            for i, (x, y) in enumerate(zip(a, b)):
+                s += i * x * y
+            return s
+        """, """
+        def f(a, b):
+            s = 0
+            for i in range(min(len(a), len(b))):
+                x = a[i]
+                y = b[i]
+                s += i * x * y
+            return s
+        """)
+
+
+def test_enumerate_with_start_and_zip_with_range():
+    assert_rewrites(ForInToIndex, """
+        def f(a):
+            for k, v in enumerate(a, 1):
+                pass
+            for j, w in zip(range(2, 9, 3), a):
+                pass
+        """, """
+        def f(a):
+            for _i0 in range(len(a)):
+                k = _i0 + 1
+                v = a[_i0]
+                pass
+            for _i1 in range(min(len(range(2, 9, 3)), len(a))):
+                j = 2 + _i1 * 3
+                w = a[_i1]
+                pass
+        """)
+
+
+def test_range_loops_are_left_alone():
+    assert_rewrites(ForInToIndex, """
+        def f(n):
+            for i in range(n):
+                pass
+        """, """
+        def f(n):
+            for i in range(n):
+                pass
+        """)
+
+
+def test_elif_chain_nests_and_keeps_order():
+    assert_rewrites(ElifChain, """
+        def f(x):
+            if x < 0:
+                r = 1
+            elif x == 0:
+                r = 2
+            elif x < 9:
+                r = 3
+            else:
+                r = 4
+            return r
+        """, """
+        def f(x):
+            if x < 0:
+                r = 1
+            else:
+                if x == 0:
+                    r = 2
+                else:
+                    if x < 9:
+                        r = 3
+                    else:
+                        r = 4
+            return r
+        """)
+
+
+def test_chained_comparison_becomes_and():
+    assert_rewrites(ChainedCompare, """
+        def f(lo, x, hi):
+            return not lo <= x < hi <= 10
+        """, """
+        def f(lo, x, hi):
+            return not (lo <= x and x < hi and hi <= 10)
+        """)
+
+
+def test_single_exit_guard_clause_needs_no_flag():
+    assert_rewrites(SingleExit, """
+        def f(n):
+            if n < 2:
+                return n
+            m = n - 1
+            return m * n
+        """, """
+        def f(n):
+            if n < 2:
+                _rv = n
+            else:
+                m = n - 1
+                _rv = m * n
+            return _rv
+        """)
+
+
+def test_single_exit_return_in_loop_sets_flag_and_breaks():
+    assert_rewrites(SingleExit, """
+        def f(a):
+            for i in range(len(a)):
+                for j in range(len(a)):
+                    if a[i] == a[j] + 1:
+                        return i
+                a[i] = 0
+            return -1
+        """, """
+        def f(a):
+            _ret = False
+            for i in range(len(a)):
+                for j in range(len(a)):
+                    if a[i] == a[j] + 1:
+                        _rv = i
+                        _ret = True
+                        break
+                if _ret:
+                    break
+                a[i] = 0
+            if not _ret:
+                _rv = -1
+            return _rv
+        """)
+
+
+def test_single_exit_makes_falling_off_the_end_explicit():
+    assert_rewrites(SingleExit, """
+        def f(x):
+            if x > 0:
+                return x
+        """, """
+        def f(x):
+            if x > 0:
+                _rv = x
+            else:
+                _rv = None
+            return _rv
+        """)
+
+
+def test_single_exit_leaves_one_tail_return_alone():
+    assert_rewrites(SingleExit, """
+        def f(x):
+            y = x + 1
+            return y
+        """, """
+        def f(x):
+            y = x + 1
+            return y
+        """)
+
+
+def test_single_exit_fresh_names_avoid_the_users():
+    assert_rewrites(SingleExit, """
+        def f(_rv):
+            if _rv:
+                return 1
+            return 2
+        """, """
+        def f(_rv):
+            if _rv:
+                _rv1 = 1
+            else:
+                _rv1 = 2
+            return _rv1
+        """)
