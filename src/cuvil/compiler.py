@@ -21,14 +21,14 @@ from .cfg.build import build_function
 from .cfg.dataflow import unassigned_reads
 from .cfg.dependence import parallel_loops
 from .cfg.uses import reads, reads_in
-from .codegen.bindings import Binding, Callee, Injected, bind
-from .codegen.cpu import FunctionUnit, line_map, module_source
+from .codegen.bindings import Binding, Callee, Import, Injected, bind
+from .codegen.cpu import FunctionUnit, PythonPow, line_map, module_source
 from .errors import CuvilError, CuvilInternalError, CuvilSyntaxError, CuvilTypeError
 from .frontend.captures import MISSING, is_builtin, lookup
 from .frontend.parse import parse
 from .frontend.source import Source, get_source
 from .frontend.subset import check_subset
-from .normalize.names import assigned_names
+from .normalize.names import all_names, assigned_names
 from .normalize.origins import origin_of
 from .normalize.pipeline import Normalized, normalize
 from .options import Options
@@ -162,9 +162,29 @@ class _Module:
             renames = self.resolve(fn, norm.function, source)
             function = norm.function.visit(_Rename(renames)) if renames else norm.function
             assert isinstance(function, cst.FunctionDef)
+            function = self.python_pow(function)
+            # Loops are found by node identity: nothing may rewrite `function` after this.
             loops = parallel_loops(function) if self.options.parallel else frozenset()
         self.units.append(FunctionUnit(self.emitted[fn], function, source.filename, loops))
         return norm
+
+    def python_pow(self, function: cst.FunctionDef) -> cst.FunctionDef:
+        binding = Import("cuvil.runtime.intrinsics", "py_pow")
+        name = next((n for n, b in self.names.items() if b == binding), None) or self.free_name("py_pow", function)
+        rewrite = PythonPow(name)
+        function = function.visit(rewrite)  # type: ignore[assignment]
+        if rewrite.used:
+            self.names[name] = binding
+        return function
+
+    def free_name(self, wanted: str, function: cst.FunctionDef) -> str:
+        """A module-level name no binding and no function (compiled so far, or `function`) uses."""
+        taken = all_names(function).union(*(all_names(u.function) for u in self.units))
+        name, n = wanted, 0
+        while name in self.names or name in taken:
+            n += 1
+            name = f"{wanted}_{n}"
+        return name
 
     def resolve(self, fn: types.FunctionType, tree: cst.FunctionDef, source: Source) -> dict[str, str]:
         renames = {}

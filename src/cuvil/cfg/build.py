@@ -105,8 +105,9 @@ def _always_true(stmt: cst.For | cst.While) -> bool:
 
 def _compact(blocks: list[Block]) -> list[Block]:
     """Drop empty blocks (joins at the end of a body, dead code after `break`), edges routed through them,
-    and number the rest in source order. The entry stays block 0 even when empty."""
-    empty = {b.id for b in blocks if b.id and not b.stmts}
+    and number the rest in source order. The entry, and a loop body that binds the loop's target, stay even
+    when they hold no statement (`for i …: for j …:` binds i in an otherwise empty block)."""
+    empty = {b.id for b in blocks if b.id and not b.stmts and not b.binds}
 
     def sources(pred: int) -> list[int]:
         return [pred] if pred not in empty else [s for p in blocks[pred].preds for s in sources(p)]

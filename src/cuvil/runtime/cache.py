@@ -7,6 +7,7 @@ imports neither libcst nor the normalizer (measured: `import libcst` alone costs
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import inspect
 import json
@@ -60,6 +61,15 @@ def cache_root() -> Path:
         return _fallback_root
 
 
+@functools.cache
+def _compiler_fingerprint() -> str:
+    """Cuvil's own code, by file sizes and modification times: a changed compiler never reuses old output."""
+    package = Path(__file__).resolve().parent.parent
+    stats = sorted((str(p.relative_to(package)), p.stat().st_size, p.stat().st_mtime_ns)
+                   for p in package.rglob("*.py"))
+    return _digest(stats)
+
+
 def _digest(parts: Any) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
@@ -101,7 +111,8 @@ def _function_part(fn: types.FunctionType, seen: set[int]) -> Any:
 def key(fn: types.FunctionType, options: Options) -> str:
     """The cache key of a compiled module, a hash of these named parts:
 
-    - `format`, `cuvil`, `python`, `numba`, `numpy`: versions that change generated code or its meaning;
+    - `format`, `cuvil` (version and a fingerprint of its files), `python`, `numba`, `numpy`: what changes
+      generated code or its meaning;
     - `options`: every field of `Options`;
     - `function`: the entry function's qualified name, file, first line (origins and error lines depend on
       it), raw source text, defaults, and every captured value: literals by value, modules and library
@@ -113,7 +124,7 @@ def key(fn: types.FunctionType, options: Options) -> str:
     """
     parts = {
         "format": FORMAT,
-        "cuvil": __version__,
+        "cuvil": [__version__, _compiler_fingerprint()],
         "python": list(sys.version_info[:2]),
         "numba": numba.__version__,
         "numpy": np.__version__,
@@ -129,7 +140,7 @@ def source_key(fn: types.FunctionType) -> str:
         text = inspect.getsource(fn)
     except (OSError, TypeError):
         text = ""
-    return _digest([FORMAT, __version__, fn.__code__.co_filename, text])[:32]
+    return _digest([FORMAT, __version__, _compiler_fingerprint(), fn.__code__.co_filename, text])[:32]
 
 
 def was_validated(fn: types.FunctionType) -> bool:
