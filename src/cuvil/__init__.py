@@ -62,11 +62,11 @@ def jit(fn: Any = None, **options: Any) -> Any:
 
 def explain(fn: Any) -> Any:
     """Compile history of a jitted function: `.compiles` (CompileEvent list), `.guards`; printable."""
-    from .runtime.events import Explanation, events_of
+    from .runtime.events import Explanation
 
     if not getattr(fn, "__cuvil_jit__", False):
         raise TypeError(f"cuvil.explain takes a function made by cuvil.jit, not {type(fn).__name__}")
-    return Explanation(fn.py_func.__qualname__, events_of(fn.py_func.__qualname__), [])
+    return Explanation(fn.py_func.__qualname__, list(fn.compile_events), [])
 
 
 def stats() -> dict[str, dict[str, Any]]:

@@ -244,7 +244,7 @@ def generate(fn: types.FunctionType, options: Options) -> Generated:
         entry_norm = entry_norm or norm
     assert entry_norm is not None
     with timer.stage("codegen"):
-        units = module.units[1:] + module.units[:1]  # callees first: the module reads top-down
+        units = module.units[::-1]  # callees before their callers: the module reads bottom-up, like Python
         source = module_source(entry, units, module.names, options)
         mapping = line_map(source, units)
         normalized = entry_norm.module.code

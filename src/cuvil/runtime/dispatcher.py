@@ -37,6 +37,7 @@ class Dispatcher:
         self._impl: Any = None
         self._meta: cache.Meta | None = None
         self._kernel = ""
+        self.compile_events: list[CompileEvent] = []
         self._names = list(inspect.signature(fn).parameters)
         self._disabled = os.environ.get("CUVIL_DISABLE_JIT", "") not in ("", "0")
         functools.update_wrapper(self, fn)
@@ -91,8 +92,10 @@ class Dispatcher:
             impl, self._meta = _memory[key]
             signature = self._precompile(impl, args, kwargs, seconds)
             seconds["codegen"] += max(0.0, time.perf_counter() - start - sum(seconds.values()))
-            events.record(CompileEvent(self.py_func.__qualname__, signature, "first call", seconds, where,
-                                       f"pid:{os.getpid()}"))
+            event = CompileEvent(self.py_func.__qualname__, signature, "first call", seconds, where,
+                                 f"pid:{os.getpid()}")
+            self.compile_events.append(event)
+            events.record(event)
             self._impl = impl
             return impl
 

@@ -26,17 +26,13 @@ class CompileEvent:
         return sum(self.seconds.values())
 
 
-_events: dict[str, list[CompileEvent]] = {}
+_events: dict[str, list[CompileEvent]] = {}  # every dispatcher's, by function name: for stats()
 
 
 def record(event: CompileEvent) -> None:
     _events.setdefault(event.function, []).append(event)
     log.debug("compiled %s%s (%s; cache %s) in %.3f s", event.function, event.signature, event.reason,
               event.cache, event.total)
-
-
-def events_of(function: str) -> list[CompileEvent]:
-    return list(_events.get(function, ()))
 
 
 @dataclasses.dataclass(frozen=True)
