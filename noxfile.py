@@ -36,7 +36,7 @@ def demo(session: nox.Session) -> None:
 @nox.session
 def bench(session: nox.Session) -> None:
     session.install("-e", ".[torch]", *CONSTRAINTS)
-    session.run("python", "bench/run.py", *session.posargs)
+    session.run("python", "bench/cpu_vs_numba.py", *session.posargs)
 
 
 @nox.session(name="update-golden")

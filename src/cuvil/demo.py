@@ -3,6 +3,7 @@ against the NumPy way of writing them. Medians of several runs; Python runs on a
 
 from __future__ import annotations
 
+import functools
 import math
 import statistics
 import time
@@ -124,9 +125,10 @@ def run(scale: float = 1.0, repeat: int = 5) -> str:
         jitted(*make(0.05))
         compile_s = time.perf_counter() - start
         work = fraction ** (2 if name.startswith(("pairwise", "escape")) else 1)
-        py = _median_seconds(loop, lambda: make(fraction), max(1, repeat // 2)) / work
-        npy = _median_seconds(vectorized, lambda: make(1.0), repeat)
-        cv = _median_seconds(jitted, lambda: make(1.0), repeat)
+        small, full = functools.partial(make, fraction), functools.partial(make, 1.0)
+        py = _median_seconds(loop, small, max(1, repeat // 2)) / work
+        npy = _median_seconds(vectorized, full, repeat)
+        cv = _median_seconds(jitted, full, repeat)
         rows.append((name, f"{py * 1e3:.1f} ms", f"{npy * 1e3:.1f} ms", f"{cv * 1e3:.2f} ms",
                      f"{py / cv:.0f}x", f"{npy / cv:.1f}x", f"{compile_s:.2f} s"))
     widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 import libcst as cst
 
-from ..normalize.names import assigned_names, bound_names
+from ..normalize.names import bound_names
 
 
 @dataclasses.dataclass

@@ -21,7 +21,8 @@ from .names import Fresh, all_names, assigned_names
 from .origins import origin_of, with_origin
 
 # What one iteration yields: an expression, or a tuple of such (zip, enumerate), built from the index.
-Element = Union[cst.BaseExpression, tuple["Element", ...]]
+Element = Union[  # noqa: UP007 (a recursive alias needs the string form)
+    cst.BaseExpression, tuple["Element", ...]]
 
 
 @dataclasses.dataclass
