@@ -28,7 +28,7 @@ class CfgProvider(BatchableMetadataProvider[StatementInfo]):
 class _Label(cst.CSTTransformer):
     METADATA_DEPENDENCIES = (CfgProvider,)
 
-    def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):  # type: ignore[override]
+    def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):
         info = self.get_metadata(CfgProvider, original, None)
         if info is None:
             return updated

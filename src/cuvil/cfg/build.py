@@ -71,10 +71,10 @@ class _Builder:
 
     def branch(self, stmt: cst.If, cur: int) -> int:
         self.add(cur, stmt)
-        then_end = self.walk(_stmts(stmt.body), self.new([cur]))
+        then_end = self.walk(statements(stmt.body), self.new([cur]))
         if stmt.orelse is None:
             return self.new([then_end, cur])
-        else_end = self.walk(_stmts(stmt.orelse.body), self.new([cur]))
+        else_end = self.walk(statements(stmt.orelse.body), self.new([cur]))
         return self.new([then_end, else_end])
 
     def loop(self, stmt: cst.For | cst.While, cur: int) -> int:
@@ -82,14 +82,15 @@ class _Builder:
         self.add(header, stmt)
         binds = bound_names(stmt.target) if isinstance(stmt, cst.For) else set()
         self.loops.append(_Loop(header, [], []))
-        end = self.walk(_stmts(stmt.body), self.new([header], binds))
+        end = self.walk(statements(stmt.body), self.new([header], binds))
         loop = self.loops.pop()
         self.blocks[header].preds += [end, *loop.continues]
         exits = [] if _always_true(stmt) else [header]
         return self.new([*exits, *loop.breaks])
 
 
-def _stmts(suite: cst.BaseSuite) -> Sequence[cst.BaseStatement]:
+def statements(suite: cst.BaseSuite) -> Sequence[cst.BaseStatement]:
+    """The statements of an indented block (every block is one after CanonicalBlocks)."""
     assert isinstance(suite, cst.IndentedBlock), "CanonicalBlocks runs first"
     return suite.body
 
@@ -130,4 +131,4 @@ def build(stmts: Sequence[cst.BaseStatement], binds: set[str] | None = None) -> 
 
 def build_function(fn: cst.FunctionDef) -> CFG:
     params = {p.name.value for p in fn.params.params}
-    return build(_stmts(fn.body), params)
+    return build(statements(fn.body), params)

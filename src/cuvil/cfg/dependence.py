@@ -16,11 +16,12 @@ As with Numba's `prange`, arrays written in the loop are assumed not to alias ar
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import UnionType
 
 import libcst as cst
 
 from ..normalize.names import assigned_names
-from .build import build
+from .build import build, statements
 from .dataflow import unassigned_reads
 from .uses import reads_in
 
@@ -35,7 +36,7 @@ _REDUCTIONS = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign)
 _SHAPE_ATTRS = frozenset({"shape", "size", "ndim"})
 
 
-def _nodes(root: cst.CSTNode, kind: type[cst.CSTNode]) -> list[cst.CSTNode]:
+def _nodes(root: cst.CSTNode, kind: type[cst.CSTNode] | UnionType) -> list[cst.CSTNode]:
     found: list[cst.CSTNode] = []
 
     class Find(cst.CSTVisitor):
@@ -95,7 +96,7 @@ class _Loop:
         if self.var in self.assigned:
             return False
         written = self.written_arrays()
-        carried = {r.name.value for r in unassigned_reads(build(body.body, {self.var}), self.assigned)}
+        carried = {r.name.value for r in unassigned_reads(build(statements(body), {self.var}), self.assigned)}
         read_after = {n.value for n in reads_in(self.fn.body) if not self.inside(n)}
         for name in self.assigned:
             if name in written:
@@ -188,15 +189,15 @@ def parallel_loops(fn: cst.FunctionDef) -> frozenset[cst.For]:
 
     def visit(stmts: Sequence[cst.BaseStatement]) -> None:
         for stmt in stmts:
-            if _is_range_loop(stmt) and _Loop(stmt, fn, local).parallel():  # type: ignore[arg-type]
-                found.add(stmt)  # type: ignore[arg-type]
+            if isinstance(stmt, cst.For) and _is_range_loop(stmt) and _Loop(stmt, fn, local).parallel():
+                found.add(stmt)
                 continue  # Numba runs a prange nested in a prange serially anyway
             if isinstance(stmt, cst.If):
-                visit(stmt.body.body)  # type: ignore[attr-defined]
-                if stmt.orelse is not None:
-                    visit(stmt.orelse.body.body)  # type: ignore[attr-defined]
+                visit(statements(stmt.body))
+                if isinstance(stmt.orelse, cst.Else):
+                    visit(statements(stmt.orelse.body))
             elif isinstance(stmt, cst.For | cst.While):
-                visit(stmt.body.body)  # type: ignore[attr-defined]
+                visit(statements(stmt.body))
 
-    visit(fn.body.body)  # type: ignore[attr-defined]
+    visit(statements(fn.body))
     return frozenset(found)

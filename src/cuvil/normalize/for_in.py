@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Union
+from typing import TypeGuard, Union
 
 import libcst as cst
 
@@ -35,7 +35,7 @@ def _call(name: str, *args: cst.BaseExpression) -> cst.Call:
     return cst.Call(cst.Name(name), [cst.Arg(a) for a in args])
 
 
-def _is_call(expr: cst.BaseExpression, name: str) -> bool:
+def _is_call(expr: cst.BaseExpression, name: str) -> TypeGuard[cst.Call]:
     return (
         isinstance(expr, cst.Call)
         and isinstance(expr.func, cst.Name)
@@ -133,12 +133,13 @@ def _user_index(loop: cst.For) -> cst.Name | None:
     return None
 
 
-def _bind(target: cst.BaseAssignTargetExpression, element: Element) -> list[cst.SimpleStatementLine]:
+def _bind(target: cst.BaseExpression, element: Element) -> list[cst.SimpleStatementLine]:
     """Assignments that give the loop's target the element, destructuring tuples as far as they match."""
     if isinstance(element, tuple):
         if isinstance(target, cst.Tuple | cst.List) and len(target.elements) == len(element):
             return [line for t, e in zip(target.elements, element) for line in _bind(t.value, e)]
         element = _tuple(element)
+    assert isinstance(target, cst.BaseAssignTargetExpression), "a for target is assignable"
     assign = cst.Assign(targets=[cst.AssignTarget(target.with_changes(lpar=(), rpar=()))], value=element)
     return [cst.SimpleStatementLine([assign])]
 

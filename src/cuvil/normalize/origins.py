@@ -26,7 +26,7 @@ def with_origin(stmt: cst.CSTNodeT, line: int | None) -> cst.CSTNodeT:
     comment = cst.Comment(f"# L{line}")
     if isinstance(stmt, cst.SimpleStatementLine):
         ws = stmt.trailing_whitespace.with_changes(comment=comment, whitespace=cst.SimpleWhitespace("  "))
-        return stmt.with_changes(trailing_whitespace=ws)  # type: ignore[return-value]
+        return stmt.with_changes(trailing_whitespace=ws)
     if isinstance(stmt, Compound) and isinstance(stmt.body, cst.IndentedBlock):
         header = stmt.body.header.with_changes(comment=comment, whitespace=cst.SimpleWhitespace("  "))
         return stmt.with_changes(body=stmt.body.with_changes(header=header))  # type: ignore[return-value]
@@ -60,7 +60,7 @@ class AddOrigins(cst.CSTTransformer):
         super().__init__()
         self.line_offset = line_offset
 
-    def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):  # type: ignore[override]
+    def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):
         if isinstance(updated, cst.SimpleStatementLine | Compound) and origin_of(updated) is None:
             start = self.get_metadata(PositionProvider, original).start.line
             return with_origin(updated, start + self.line_offset)

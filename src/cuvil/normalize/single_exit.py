@@ -97,9 +97,9 @@ def _complete(stmts: Stmts) -> Stmts:
     for k, stmt in enumerate(stmts):
         if isinstance(stmt, cst.If):
             body, orelse, rest = _body(stmt.body), _body(stmt.orelse), stmts[k + 1:]
-            if rest and _always(body) and _count_returns(cst.Module(body=orelse)) == 0:
+            if rest and _always(body) and not any(_count_returns(s) for s in orelse):
                 return [*out, _with_blocks(stmt, _complete(body), _complete(orelse + rest))]
-            if rest and _always(orelse) and _count_returns(cst.Module(body=body)) == 0:
+            if rest and _always(orelse) and not any(_count_returns(s) for s in body):
                 return [*out, _with_blocks(stmt, _complete(body + rest), _complete(orelse))]
             stmt = _with_blocks(stmt, _complete(body), _complete(orelse))
         out.append(stmt)

@@ -192,7 +192,7 @@ class Entry:
             raw = json.loads(self.meta_path.read_text(encoding="utf-8"))
             meta = Meta(
                 entry=raw["entry"],
-                line_map=[tuple(x) if x else None for x in raw["line_map"]],  # type: ignore[misc]
+                line_map=[tuple(x) if x else None for x in raw["line_map"]],
                 injected={k: tuple(v) for k, v in raw["injected"].items()},
                 normalized=raw["normalized"],
                 cfg=raw["cfg"],
