@@ -20,6 +20,7 @@ from .cfg.annotate import cfg_source
 from .cfg.build import build_function
 from .cfg.dataflow import unassigned_reads
 from .cfg.dependence import parallel_loops
+from .cfg.unbound import UnboundChecks
 from .cfg.uses import reads, reads_in
 from .codegen.bindings import Binding, Callee, Import, Injected, bind
 from .codegen.cpu import FunctionUnit, PythonPow, line_map, module_source
@@ -69,25 +70,31 @@ def validate(fn: types.FunctionType) -> None:
     check_subset(parse(get_source(fn)))
 
 
-def check_assignments(norm: Normalized, source: Source) -> None:
+def check_assignments(norm: Normalized, source: Source) -> cst.FunctionDef:
+    """Reads no path assigns first are compile-time errors; reads only some paths leave unassigned get
+    Python's runtime check (cfg/unbound.py). Returns the function with those checks."""
     fn = norm.function
     locals_ = ({p.name.value for p in fn.params.params} | assigned_names(fn.body)) - norm.synthetic
     found = unassigned_reads(build_function(fn), locals_)
+    never = [r for r in found if r.never]
+    if never:
+        first = min(never, key=lambda r: origin_of(r.stmt) or 0)
+        name, line = first.name.value, origin_of(first.stmt) or source.first_line
+        text = source.line(line)
+        match = re.search(rf"\b{re.escape(name)}\b", text)
+        raise CuvilSyntaxError(
+            f"'{name}' is used before it is assigned",
+            source.filename,
+            line,
+            (match.start() if match else 0) + 1,
+            text,
+            hint="assign it first (Python would raise UnboundLocalError here)",
+        )
     if not found:
-        return
-    first = min(found, key=lambda r: origin_of(r.stmt) or 0)
-    name, line = first.name.value, origin_of(first.stmt) or source.first_line
-    text = source.line(line)
-    col = (re.search(rf"\b{re.escape(name)}\b", text) or re.search("$", text)).start() + 1  # type: ignore[union-attr]
-    what = "is used before it is assigned" if first.never else "may be used before it is assigned"
-    raise CuvilSyntaxError(
-        f"'{name}' {what}",
-        source.filename,
-        line,
-        col,
-        text,
-        hint="give it a value before the if or loop that assigns it (Python would raise UnboundLocalError)",
-    )
+        return fn
+    checked = fn.visit(UnboundChecks(found))
+    assert isinstance(checked, cst.FunctionDef)
+    return checked
 
 
 class _Rename(cst.CSTTransformer):
@@ -158,10 +165,9 @@ class _Module:
         with self.timer.stage("normalize"):
             norm = normalize(parsed)
         with self.timer.stage("analyze"):
-            check_assignments(norm, source)
-            renames = self.resolve(fn, norm.function, source)
-            function = norm.function.visit(_Rename(renames)) if renames else norm.function
-            assert isinstance(function, cst.FunctionDef)
+            function = check_assignments(norm, source)
+            renames = self.resolve(fn, function, source)
+            function = function.visit(_Rename(renames)) if renames else function  # type: ignore[assignment]
             function = self.python_pow(function)
             # Loops are found by node identity: nothing may rewrite `function` after this.
             loops = parallel_loops(function) if self.options.parallel else frozenset()
