@@ -7,7 +7,6 @@ import textwrap
 import libcst as cst
 
 
-
 def assert_rewrites(pass_: type[cst.CSTTransformer], before: str, after: str) -> None:
     """`pass_` turns `before` into exactly `after`, and changes nothing when run again (idempotent)."""
     module = cst.parse_module(textwrap.dedent(before).lstrip("\n"))

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from cuvil.normalize.canonical import CanonicalBlocks
 from cuvil.normalize.pipeline import PASSES, run_passes
 
-
 # Each program exercises the constructs one pass rewrites; all take two int arrays.
 PROGRAMS = {
     "iteration": """

@@ -9,6 +9,7 @@ USE_DRAG = True
 LIMITS = (-10.0, 10.0)
 COEFFS = (2.0, -3.0, 0.5, 1.0)
 WEIGHTS = (1, 2, 3, 2, 1)
+SMOOTHING = np.array([0.25, 0.5, 0.25])
 
 
 def scale_and_offset(a):
@@ -68,3 +69,13 @@ def scaled_int_sum(n):
     for i in range(n):
         total += (i % SCALE) * WEIGHTS[i % len(WEIGHTS)]
     return total
+
+
+def smooth_with_array_constant(a):
+    out = a.copy()
+    for i in range(1, len(a) - 1):
+        acc = 0.0
+        for k in range(len(SMOOTHING)):
+            acc += SMOOTHING[k] * a[i - 1 + k]
+        out[i] = acc
+    return out

@@ -15,6 +15,8 @@ subset unbinds a variable (`del` is rejected), so one flag per variable, set aft
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import libcst as cst
 
 from ..normalize.names import Fresh, all_names
@@ -49,11 +51,11 @@ class UnboundChecks(cst.CSTTransformer):
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         line = origin_of(original)
         inits = [_set(self.flags[n], "False", line) for n in self.names]
-        body = updated.body.with_changes(body=[*inits, *updated.body.body])  # type: ignore[list-item]
+        body = updated.body.with_changes(body=[*inits, *updated.body.body])
         return updated.with_changes(body=body)
 
     def _checked(
-        self, original: cst.BaseStatement, updated: cst.BaseStatement, after: list[cst.BaseStatement]
+        self, original: cst.BaseStatement, updated: cst.BaseStatement, after: Sequence[cst.BaseStatement]
     ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
         line = origin_of(original)
         before: list[cst.BaseStatement] = []
@@ -85,6 +87,6 @@ class UnboundChecks(cst.CSTTransformer):
         bound = [n for n in self.names if isinstance(original.target, cst.Name) and original.target.value == n]
         if bound:
             sets = [_set(self.flags[n], "True", origin_of(original)) for n in bound]
-            body = updated.body.with_changes(body=[*sets, *updated.body.body])  # type: ignore[list-item]
+            body = updated.body.with_changes(body=[*sets, *updated.body.body])
             updated = updated.with_changes(body=body)
         return self._checked(original, updated, [])
