@@ -16,6 +16,7 @@ from contextlib import contextmanager
 
 import libcst as cst
 
+from .analysis import shapes
 from .cfg.annotate import cfg_source
 from .cfg.build import build_function
 from .cfg.dataflow import unassigned_reads
@@ -24,6 +25,7 @@ from .cfg.unbound import UnboundChecks
 from .cfg.uses import reads, reads_in
 from .codegen.bindings import Binding, Callee, Import, Injected, bind
 from .codegen.cpu import FunctionUnit, PythonPow, line_map, module_source
+from .codegen.specialize import StaticDims
 from .errors import CuvilError, CuvilInternalError, CuvilSyntaxError, CuvilTypeError
 from .frontend.captures import MISSING, is_builtin, lookup
 from .frontend.parse import parse
@@ -46,6 +48,21 @@ class Generated:
     normalized: str  # `fn.source("normalized")` of the entry function
     cfg: str  # `fn.source("cfg")`
     seconds: dict[str, float]
+
+
+@dataclasses.dataclass(frozen=True)
+class Specialization:
+    """What a variant is compiled for, beyond Numba's types: per parameter its shape, each dim a size the
+    variant specializes on (static) or None (dynamic); None for parameters that are not arrays."""
+
+    shapes: tuple[tuple[int | None, ...] | None, ...] = ()
+
+    def static(self, params: list[str]) -> dict[str, dict[int, int]]:
+        return {
+            name: {k: d for k, d in enumerate(shape) if d is not None}
+            for name, shape in zip(params, self.shapes)
+            if shape is not None
+        }
 
 
 class _Timer:
@@ -132,8 +149,8 @@ def _free_names(fn: cst.FunctionDef) -> dict[str, cst.Name]:
 class _Module:
     """The generated module being assembled: its names, its functions, and the work list of callees."""
 
-    def __init__(self, options: Options, timer: _Timer):
-        self.options, self.timer = options, timer
+    def __init__(self, options: Options, timer: _Timer, spec: Specialization):
+        self.options, self.timer, self.spec = options, timer, spec
         self.names: dict[str, Binding] = {"numba": bind(__import__("numba"))}  # type: ignore[dict-item]
         self.emitted: dict[types.FunctionType, str] = {}
         self.paths: dict[types.FunctionType, tuple[str, ...]] = {}
@@ -166,6 +183,8 @@ class _Module:
             norm = normalize(parsed)
         with self.timer.stage("analyze"):
             function = check_assignments(norm, source)
+            if not self.units:  # the entry function: the only one whose argument shapes are known
+                function = self.specialize(function, source)
             renames = self.resolve(fn, function, source)
             function = function.visit(_Rename(renames)) if renames else function  # type: ignore[assignment]
             function = self.python_pow(function)
@@ -173,6 +192,19 @@ class _Module:
             loops = parallel_loops(function) if self.options.parallel else frozenset()
         self.units.append(FunctionUnit(self.emitted[fn], function, source.filename, loops))
         return norm
+
+    def specialize(self, function: cst.FunctionDef, source: Source) -> cst.FunctionDef:
+        """Refuse certain shape contradictions, then make static dims constants."""
+        params = [p.name.value for p in function.params.params]
+        if self.spec.shapes:
+            error = shapes.check(function, shapes.signature_shapes(params, self.spec.shapes))
+            if error is not None:
+                line = error.line or source.first_line
+                raise CuvilTypeError(error.message, source.filename, line, source.line(line), error.argument)
+        ranks = {n: len(s) for n, s in zip(params, self.spec.shapes) if s is not None}
+        out = function.visit(StaticDims(self.spec.static(params), ranks))
+        assert isinstance(out, cst.FunctionDef)
+        return out
 
     def python_pow(self, function: cst.FunctionDef) -> cst.FunctionDef:
         binding = Import("cuvil.runtime.intrinsics", "py_pow")
@@ -239,10 +271,10 @@ def _statements(fn: cst.FunctionDef) -> list[cst.BaseStatement]:
     return found
 
 
-def generate(fn: types.FunctionType, options: Options) -> Generated:
-    """The generated module for `fn` and its callees, with the timings of each stage."""
+def generate(fn: types.FunctionType, options: Options, spec: Specialization = Specialization()) -> Generated:
+    """The generated module for `fn` (specialized as `spec` says) and its callees, with stage timings."""
     timer = _Timer()
-    module = _Module(options, timer)
+    module = _Module(options, timer, spec)
     entry = module.add_function(fn, ())
     entry_norm: Normalized | None = None
     while module.todo:

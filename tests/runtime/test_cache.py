@@ -55,7 +55,8 @@ def test_changed_source_is_a_miss(tmp_path):
 
 
 def _entry(fn) -> cache.Entry:
-    return cache.Entry.for_key(fn.py_func, cache.key(fn.py_func, fn.options))
+    """The entry of `fn` called with one scalar (no array shapes to specialize on)."""
+    return cache.Entry.for_key(fn.py_func, cache.key(fn.py_func, fn.options, (None,)))
 
 
 SOURCE = """

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import types
+from collections.abc import Callable, Iterator
 
 MISSING = object()
 
@@ -45,3 +46,23 @@ def captured(fn: types.FunctionType) -> dict[str, object]:
             found[name] = value
     return found
 
+
+
+def walk(
+    fn: types.FunctionType, callee: Callable[[object], types.FunctionType | None], path: tuple[str, ...] = ()
+) -> Iterator[tuple[tuple[str, ...], types.FunctionType, str, object]]:
+    """Every captured value of `fn` and, through `callee` (which says whether a value is a function that
+    gets compiled too, and which), of the functions it calls: (path, owner function, name, value)."""
+    seen: set[types.FunctionType] = set()
+
+    def visit(f: types.FunctionType, prefix: tuple[str, ...]) -> Iterator:
+        if f in seen:
+            return
+        seen.add(f)
+        for name, value in captured(f).items():
+            yield (*prefix, name), f, name, value
+            inner = callee(value)
+            if inner is not None:
+                yield from visit(inner, (*prefix, name))
+
+    return visit(fn, path)

@@ -11,9 +11,6 @@ import numpy as np
 
 from ..errors import CuvilTypeError
 
-# Types the dispatcher passes straight to Numba, without looking further.
-PLAIN = frozenset({np.ndarray, int, float, bool, complex, np.float64, np.float32, np.int64, np.int32, np.bool_})
-
 _NUMERIC_KINDS = "biufc"
 
 
@@ -65,21 +62,25 @@ def _convert(value: object, name: str) -> tuple[object, bool]:
     raise CuvilTypeError(f"argument '{name}' is a {type(value).__name__}; {hint}", argument=name)
 
 
-def prepare(
-    args: Sequence[object], kwargs: dict[str, object], names: Sequence[str]
-) -> tuple[tuple[object, ...], dict[str, object], Callable[[object], object]]:
+def prepare(args: Sequence[object], names: Sequence[str]) -> tuple[tuple[object, ...], Callable[[object], object]]:
     """Arguments as Numba takes them, and the function that turns results back into the callers' kind."""
     from_torch = False
-    out_args = []
+    out = []
     for i, value in enumerate(args):
         converted, t = _convert(value, names[i] if i < len(names) else f"#{i}")
-        out_args.append(converted)
+        out.append(converted)
         from_torch |= t
-    out_kwargs = {}
-    for key, value in kwargs.items():
-        out_kwargs[key], t = _convert(value, key)
-        from_torch |= t
-    return tuple(out_args), out_kwargs, (_to_torch if from_torch else _same)
+    return tuple(out), (_to_torch if from_torch else _same)
+
+
+def kind(value: object) -> str:
+    """How an argument came in, for `cuvil.explain`: numpy, torch, scalar or tuple."""
+    torch = _torch()
+    if torch is not None and isinstance(value, torch.Tensor):
+        return "torch"
+    if isinstance(value, np.ndarray):
+        return "numpy"
+    return "tuple" if isinstance(value, tuple) else "scalar"
 
 
 def _same(result: object) -> object:

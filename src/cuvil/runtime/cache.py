@@ -108,12 +108,13 @@ def _function_part(fn: types.FunctionType, seen: set[int]) -> Any:
     }
 
 
-def key(fn: types.FunctionType, options: Options) -> str:
+def key(fn: types.FunctionType, options: Options, shapes: Any = ()) -> str:
     """The cache key of a compiled module, a hash of these named parts:
 
     - `format`, `cuvil` (version and a fingerprint of its files), `python`, `numba`, `numpy`: what changes
       generated code or its meaning;
     - `options`: every field of `Options`;
+    - `shapes`: the variant's specialization: per parameter its rank and static dims (compiler.Specialization);
     - `function`: the entry function's qualified name, file, first line (origins and error lines depend on
       it), raw source text, defaults, and every captured value: literals by value, modules and library
       functions by import path, arrays by dtype, shape and a hash of their bytes, and callee functions by
@@ -129,6 +130,7 @@ def key(fn: types.FunctionType, options: Options) -> str:
         "numba": numba.__version__,
         "numpy": np.__version__,
         "options": options.key(),
+        "shapes": shapes,
         "function": _function_part(fn, set()),
     }
     return _digest(parts)
@@ -174,7 +176,7 @@ class Entry:
 
     @classmethod
     def for_key(cls, fn: types.FunctionType, key: str) -> Entry:
-        return cls(cache_root() / f"{fn.__name__}-{key[:20]}")
+        return cls(cache_root() / f"{fn.__name__}-{key[:20]}")  # a function's entries sort together
 
     @property
     def module_path(self) -> Path:

@@ -1,29 +1,41 @@
-"""The object `@cuvil.jit` returns: validates at decoration, compiles at the first call, then stays out of the
-way. The call path is the hottest code Cuvil has: with plain NumPy/scalar arguments it is one type check per
-argument and a call into Numba's dispatcher."""
+"""The object `@cuvil.jit` returns: validates at decoration, compiles a variant per guard miss, then stays out
+of the way. The call path is the hottest code Cuvil has: for positional NumPy/scalar arguments it is one
+generated guard function per variant (newest first) and a call into Numba."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 import os
 import threading
 import time
 import types
+import warnings
 from typing import Any
 
-import numba
 from numba.core.errors import NumbaError
 
-from ..errors import CuvilError
-from ..options import Options
-from . import adapters, cache, diagnose, events
+from ..errors import CuvilError, RecompileWarning
+from ..options import Options, config
+from . import adapters, cache, diagnose, events, guards
 from .events import CompileEvent
+from .policy import DimPolicy
 
-_memory: dict[str, tuple[Any, cache.Meta]] = {}  # cache key → (Numba dispatcher, meta), per process
+_memory: dict[str, tuple[Any, cache.Meta, str]] = {}  # cache key → (Numba dispatcher, meta, module source)
 _lock = threading.RLock()
 
 SOURCE_STAGES = ("normalized", "cfg", "kernel")
+
+
+@dataclasses.dataclass
+class Variant:
+    number: int
+    guard: guards.Guard
+    impl: Any  # the Numba dispatcher, compiled for exactly the guarded types
+    meta: cache.Meta
+    source: str
+    kinds: tuple[str, ...]  # how the arguments came in (numpy, torch, …): recorded, not guarded
 
 
 class Dispatcher:
@@ -34,11 +46,11 @@ class Dispatcher:
             raise CuvilError(f"cuvil.jit needs a Python function, not {type(fn).__name__}")
         self.py_func = fn
         self.options = options
-        self._impl: Any = None
-        self._meta: cache.Meta | None = None
-        self._kernel = ""
         self.compile_events: list[CompileEvent] = []
-        self._names = list(inspect.signature(fn).parameters)
+        self._variants: list[Variant] = []  # newest first
+        self._policy = DimPolicy(options.dynamic, config.recompile_limit)
+        self._signature = inspect.signature(fn)
+        self._names = list(self._signature.parameters)
         self._disabled = os.environ.get("CUVIL_DISABLE_JIT", "") not in ("", "0")
         functools.update_wrapper(self, fn)
         if not self._disabled and not cache.was_validated(fn):
@@ -51,64 +63,95 @@ class Dispatcher:
         return f"<cuvil.jit {self.py_func.__qualname__} target={self.options.target}>"
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        impl = self._impl
-        if impl is not None and not kwargs:
-            for a in args:
-                if type(a) not in adapters.PLAIN:
-                    break
-            else:
-                try:
-                    return impl(*args)
-                except NumbaError as exc:
-                    raise self._error(exc, args, kwargs) from None
+        if not kwargs:
+            for variant in self._variants:
+                if variant.guard.check(args):
+                    try:
+                        return variant.impl(*args)
+                    except NumbaError as exc:
+                        raise self._error(exc, args) from None
         return self._call_slow(args, kwargs)
 
     def _call_slow(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         if self._disabled:
             return self.py_func(*args, **kwargs)
-        args, kwargs, back = adapters.prepare(args, kwargs, self._names)
-        impl = self._impl or self._compile(args, kwargs)
+        if kwargs or len(args) != len(self._names):
+            bound = self._signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            args = tuple(bound.arguments.values())
+        kinds = tuple(adapters.kind(a) for a in args)
+        args, back = adapters.prepare(args, self._names)
+        variant = next((v for v in self._variants if v.guard.check(args)), None) or self._compile(args, kinds)
         try:
-            return back(impl(*args, **kwargs))
+            return back(variant.impl(*args))
         except NumbaError as exc:
-            raise self._error(exc, args, kwargs) from None
+            raise self._error(exc, args) from None
 
-    def _error(self, exc: NumbaError, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Exception:
-        adapters.prepare(args, kwargs, self._names)  # a bad argument is the likelier story: name it
+    def _error(self, exc: NumbaError, args: tuple[Any, ...]) -> Exception:
+        adapters.prepare(args, self._names)  # a bad argument is the likelier story: name it
         return diagnose.user_error(exc)
 
-    def _compile(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    def _compile(self, args: tuple[Any, ...], kinds: tuple[str, ...]) -> Variant:
         with _lock:
-            if self._impl is not None:
-                return self._impl
+            for variant in self._variants:  # another thread may have compiled it meanwhile
+                if variant.guard.check(args):
+                    return variant
             start = time.perf_counter()
-            key = cache.key(self.py_func, self.options)
+            arg_guards = guards.arg_guards(self._names, args)
+            reason = self._reason(args)
+            was_exhausted = self._policy.exhausted
+            static = self._policy.static_dims(arg_guards, [v.guard for v in self._variants])
+            if self._policy.exhausted and not was_exhausted:
+                warnings.warn(
+                    f"{self.py_func.__qualname__} reached cuvil.config.recompile_limit "
+                    f"({self._policy.limit}) variants; compiling one with every dim dynamic ({reason})",
+                    RecompileWarning,
+                    stacklevel=4,
+                )
+            shapes = tuple(
+                None if a.shape is None else tuple(static.get((i, k)) for k in range(len(a.shape)))
+                for i, a in enumerate(arg_guards)
+            )
+            key = cache.key(self.py_func, self.options, shapes)
             seconds = dict.fromkeys(events.STAGES, 0.0)
             where = "memory"
             if key not in _memory:
-                impl, meta, where, stage_seconds = self._load_or_generate(key)
+                where, stage_seconds = self._load_or_generate(key, shapes)
                 seconds.update(stage_seconds)
-                _memory[key] = (impl, meta)
-            impl, self._meta = _memory[key]
-            signature = self._precompile(impl, args, kwargs, seconds)
+            impl, meta, source = _memory[key]
+            guard = guards.Guard(arg_guards, static, guards.global_guards(self.py_func))
+            backend = time.perf_counter()
+            try:
+                impl.compile(tuple(a.numba_type for a in arg_guards))
+            except NumbaError as exc:
+                raise self._error(exc, args) from None
+            seconds["backend"] = time.perf_counter() - backend
             seconds["codegen"] += max(0.0, time.perf_counter() - start - sum(seconds.values()))
-            event = CompileEvent(self.py_func.__qualname__, signature, "first call", seconds, where,
-                                 f"pid:{os.getpid()}")
+            variant = Variant(len(self.compile_events) + 1, guard, impl, meta, source, kinds)
+            self._variants.insert(0, variant)
+            signature = "(" + ", ".join(str(a.numba_type) for a in arg_guards) + ")"
+            event = CompileEvent(self.py_func.__qualname__, signature, reason, seconds, where, f"pid:{os.getpid()}")
             self.compile_events.append(event)
-            events.record(event)
-            self._impl = impl
-            return impl
+            events.record(event, guard.items())
+            return variant
 
-    def _load_or_generate(self, key: str) -> tuple[Any, cache.Meta, str, dict[str, float]]:
+    def _reason(self, args: tuple[Any, ...]) -> str:
+        if not self._variants:
+            return "first call"
+        newest = self._variants[0]
+        return f"{newest.guard.failure(args)} (guard of variant #{newest.number})"
+
+    def _load_or_generate(self, key: str, shapes: Any) -> tuple[str, dict[str, float]]:
+        """Fill the memory cache for `key` from the disk, or by running the compiler."""
         from ..codegen.emit import import_module
 
         entry = cache.Entry.for_key(self.py_func, key)
         stored = entry.read()
         where, seconds = "disk", {}
         if stored is None:
-            from ..compiler import generate  # imports libcst: only on a cache miss
+            from ..compiler import Specialization, generate  # imports libcst: only on a cache miss
 
-            generated = generate(self.py_func, self.options)
+            generated = generate(self.py_func, self.options, Specialization(shapes))
             seconds = generated.seconds
             source = generated.source
             meta = cache.Meta(generated.entry, generated.line_map, generated.injected, generated.normalized,
@@ -120,37 +163,28 @@ class Dispatcher:
         injected = {name: _follow(self.py_func, path) for name, path in meta.injected.items()}
         module = import_module(entry.module_path, source, injected)
         diagnose.line_maps[entry.module_path.name] = meta.line_map
-        self._kernel = source
-        return getattr(module, meta.entry), meta, where, seconds
-
-    def _precompile(self, impl: Any, args: tuple[Any, ...], kwargs: dict[str, Any], seconds: dict[str, float]) -> str:
-        """Compile for these argument types now, to time Numba's share apart from the first run."""
-        if kwargs or len(args) != len(self._names):
-            return "(…)"
-        types_ = tuple(numba.typeof(a) for a in args)
-        start = time.perf_counter()
-        try:
-            impl.compile(types_)
-        except NumbaError as exc:
-            raise self._error(exc, args, kwargs) from None
-        finally:
-            seconds["backend"] = time.perf_counter() - start
-        return "(" + ", ".join(str(t) for t in types_) + ")"
+        events.log_codegen(self.py_func.__qualname__, entry.module_path)
+        _memory[key] = (getattr(module, meta.entry), meta, source)
+        return where, seconds
 
     def source(self, stage: str = "kernel") -> str:
-        """The text of a stage for the compiled function, each statement marked with its origin line."""
+        """The text of a stage for the newest variant (before any call: the fully dynamic one), each
+        statement marked with its origin line."""
         if stage not in SOURCE_STAGES:
             raise ValueError(f"stage must be one of {SOURCE_STAGES}, not {stage!r}")
-        if self._meta is None:
+        if self._variants:
+            meta, text = self._variants[0].meta, self._variants[0].source
+        else:
             with _lock:
                 key = cache.key(self.py_func, self.options)
                 if key not in _memory:
-                    _memory[key] = self._load_or_generate(key)[:2]
-                self._meta = _memory[key][1]
-        if stage == "kernel" and not self._kernel:
-            entry = cache.Entry.for_key(self.py_func, cache.key(self.py_func, self.options))
-            self._kernel = entry.module_path.read_text(encoding="utf-8")
-        return {"normalized": self._meta.normalized, "cfg": self._meta.cfg, "kernel": self._kernel}[stage]
+                    self._load_or_generate(key, ())
+                _, meta, text = _memory[key]
+        return {"normalized": meta.normalized, "cfg": meta.cfg, "kernel": text}[stage]
+
+    def guards(self) -> list[list[str]]:
+        """Each variant's guard in words, newest first."""
+        return [v.guard.items() for v in self._variants]
 
 
 def _follow(fn: types.FunctionType, path: tuple[str, ...]) -> object:

@@ -1,13 +1,33 @@
-"""Compile events: what was compiled, why, how long each stage took, and whether a cache answered."""
+"""Compile events: what was compiled, why, how long each stage took, and whether a cache answered.
+
+`CUVIL_LOG=recompiles,guards,codegen` logs through the `cuvil` logger: every compile after a function's first
+(with its reason), the guards of each new variant, and the path of each generated module.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 import statistics
+from pathlib import Path
 from typing import Any
 
 log = logging.getLogger("cuvil")
+
+
+def _categories() -> frozenset[str]:
+    return frozenset(c.strip() for c in os.environ.get("CUVIL_LOG", "").split(",") if c.strip())
+
+
+def _enabled(category: str) -> bool:
+    categories = _categories()
+    if categories and not log.handlers and not logging.getLogger().handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("cuvil: %(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
+    return category in categories
 
 STAGES = ("parse", "normalize", "analyze", "codegen", "backend")
 
@@ -29,20 +49,28 @@ class CompileEvent:
 _events: dict[str, list[CompileEvent]] = {}  # every dispatcher's, by function name: for stats()
 
 
-def record(event: CompileEvent) -> None:
-    _events.setdefault(event.function, []).append(event)
-    log.debug("compiled %s%s (%s; cache %s) in %.3f s", event.function, event.signature, event.reason,
-              event.cache, event.total)
+def record(event: CompileEvent, guard: list[str]) -> None:
+    history = _events.setdefault(event.function, [])
+    history.append(event)
+    if event.reason != "first call" and _enabled("recompiles"):
+        log.info("recompiling %s: %s (cache %s, %.3f s)", event.function, event.reason, event.cache, event.total)
+    if _enabled("guards"):
+        log.info("guards of %s%s: %s", event.function, event.signature, "; ".join(guard))
+
+
+def log_codegen(function: str, path: Path) -> None:
+    if _enabled("codegen"):
+        log.info("generated %s: %s", function, path)
 
 
 @dataclasses.dataclass(frozen=True)
 class Explanation:
     function: str
     compiles: list[CompileEvent]
-    guards: list[str]
+    guards: list[list[str]]  # per live variant, newest first: its guard items
 
     def __str__(self) -> str:
-        head = f"{self.function}: {len(self.compiles)} compile(s)"
+        head = f"{self.function}: {len(self.compiles)} compile(s), {len(self.guards)} variant(s)"
         cols = ("#", "signature", "cache", *STAGES, "reason")
         rows = [
             (str(i), e.signature, e.cache, *(f"{e.seconds.get(s, 0.0) * 1e3:.1f}ms" for s in STAGES), e.reason)
@@ -51,7 +79,9 @@ class Explanation:
         widths = [max(len(c), *(len(r[k]) for r in rows)) if rows else len(c) for k, c in enumerate(cols)]
         lines = [head, "  ".join(c.ljust(w) for c, w in zip(cols, widths))]
         lines += ["  ".join(v.ljust(w) for v, w in zip(r, widths)) for r in rows]
-        lines += [f"guard: {g}" for g in self.guards]
+        for n, items in enumerate(self.guards):
+            lines.append(f"variant {'(newest)' if n == 0 else ''} guards:")
+            lines += [f"  {item}" for item in items]
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:

@@ -1,0 +1,1 @@
+"""Analyses over the normalized function that need the call's argument types: symbolic shapes."""
