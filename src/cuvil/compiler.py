@@ -25,7 +25,7 @@ from .cfg.unbound import UnboundChecks
 from .cfg.uses import reads, reads_in
 from .codegen.bindings import Binding, Callee, Import, Injected, bind
 from .codegen.cpu import FunctionUnit, PythonPow, line_map, module_source
-from .codegen.specialize import StaticDims
+from .codegen.specialize import InplaceChecks, StaticDims
 from .errors import CuvilError, CuvilInternalError, CuvilSyntaxError, CuvilTypeError
 from .frontend.captures import MISSING, is_builtin, lookup
 from .frontend.parse import parse
@@ -183,10 +183,10 @@ class _Module:
             norm = normalize(parsed)
         with self.timer.stage("analyze"):
             function = check_assignments(norm, source)
-            if not self.units:  # the entry function: the only one whose argument shapes are known
-                function = self.specialize(function, source)
             renames = self.resolve(fn, function, source)
             function = function.visit(_Rename(renames)) if renames else function  # type: ignore[assignment]
+            if not self.units:  # the entry function: the only one whose argument shapes are known
+                function = self.specialize(function, source)
             function = self.python_pow(function)
             # Loops are found by node identity: nothing may rewrite `function` after this.
             loops = parallel_loops(function) if self.options.parallel else frozenset()
@@ -197,23 +197,34 @@ class _Module:
         """Refuse certain shape contradictions, then make static dims constants."""
         params = [p.name.value for p in function.params.params]
         if self.spec.shapes:
-            error = shapes.check(function, shapes.signature_shapes(params, self.spec.shapes))
+            checked = shapes.check(function, shapes.signature_shapes(params, self.spec.shapes))
+            error = checked.error
             if error is not None:
                 line = error.line or source.first_line
                 raise CuvilTypeError(error.message, source.filename, line, source.line(line), error.argument)
+            if checked.unproven:
+                name = self.intrinsic("inplace_check", function)
+                function = function.visit(InplaceChecks(checked.unproven, name))  # type: ignore[assignment]
         ranks = {n: len(s) for n, s in zip(params, self.spec.shapes) if s is not None}
         out = function.visit(StaticDims(self.spec.static(params), ranks))
         assert isinstance(out, cst.FunctionDef)
         return out
 
+    def intrinsic(self, name: str, function: cst.FunctionDef, used: bool = True) -> str:
+        """The module-level name of one of runtime/intrinsics.py's helpers; imported into the module if used."""
+        binding = Import("cuvil.runtime.intrinsics", name)
+        found = next((n for n, b in self.names.items() if b == binding), None) or self.free_name(name, function)
+        if used:
+            self.names[found] = binding
+        return found
+
     def python_pow(self, function: cst.FunctionDef) -> cst.FunctionDef:
-        binding = Import("cuvil.runtime.intrinsics", "py_pow")
-        name = next((n for n, b in self.names.items() if b == binding), None) or self.free_name("py_pow", function)
-        rewrite = PythonPow(name)
-        function = function.visit(rewrite)  # type: ignore[assignment]
+        rewrite = PythonPow(self.intrinsic("py_pow", function, used=False))
+        out = function.visit(rewrite)
+        assert isinstance(out, cst.FunctionDef)
         if rewrite.used:
-            self.names[name] = binding
-        return function
+            self.intrinsic("py_pow", function)
+        return out
 
     def free_name(self, wanted: str, function: cst.FunctionDef) -> str:
         """A module-level name no binding and no function (compiled so far, or `function`) uses."""

@@ -94,6 +94,7 @@ class _Shapes:
         self.once = {n for n, c in bindings.items() if c == 1 and n not in params}
         self.env: dict[str, Shape] = dict(self.params)
         self.dims: dict[str, Dim] = {}  # int scalars that hold a dim: `n = x.shape[0]`
+        self.unproven: list[cst.SimpleStatementLine] = []  # in-place array updates only run time can check
 
     def expr(self, node: cst.BaseExpression) -> Shape | None:
         """The shape of `node`, or None when unknown."""
@@ -237,10 +238,18 @@ class _Shapes:
                 elif isinstance(target.target, cst.Subscript):
                     self.subscript(target.target)  # the rank check
         elif isinstance(small, cst.AugAssign):
-            target, value = self.expr(small.target), self.expr(small.value)
-            if target is not None and value is not None and broadcast(target, value) != target \
-                    and all(isinstance(d, int) for d in broadcast(target, value)):
-                raise _Contradiction(f"an in-place update of shape {_fmt(target)} with shape {_fmt(value)}")
+            into, value = self.expr(small.target), self.expr(small.value)
+            if into == () and value != () and isinstance(small.target, cst.Name):
+                self.env.pop(small.target.value, None)  # a scalar that becomes an array: unknown from here
+                self.dims.pop(small.target.value, None)
+            elif into is not None and value is not None:
+                result = broadcast(into, value)
+                if result != into and all(isinstance(d, int) for d in result):
+                    raise _Contradiction(f"an in-place update of shape {_fmt(into)} with shape {_fmt(value)}")
+                if result != into or any(isinstance(d, _Unknown) for d in result):
+                    self.unproven.append(stmt)
+            elif into is None or into != ():
+                self.unproven.append(stmt)  # an array, or unknown: Numba would not check the shapes
         elif isinstance(small, cst.Expr | cst.Return) and small.value is not None:
             self.expr(small.value)
 
@@ -312,12 +321,12 @@ def _is_call(node: cst.BaseExpression, name: str) -> bool:
 
 
 def _binds(stmt: cst.CSTNode) -> set[str]:
+    """Names a statement binds anew. `t += a` does not count: on an array it updates in place, keeping the
+    shape (and a scalar that it would turn into an array drops out of the analysis in `assign`)."""
     if isinstance(stmt, cst.SimpleStatementLine):
         small = stmt.body[0]
         if isinstance(small, cst.Assign):
             return set().union(*(bound_names(t.target) for t in small.targets))
-        if isinstance(small, cst.AugAssign):
-            return bound_names(small.target)
     if isinstance(stmt, cst.For):
         return bound_names(stmt.target)
     return set()
@@ -336,8 +345,15 @@ def _all_statements(fn: cst.FunctionDef) -> list[cst.CSTNode]:
     return found
 
 
-def check(fn: cst.FunctionDef, params: Mapping[str, Shape]) -> ShapeError | None:
-    """The first certain shape contradiction in `fn` for argument shapes `params` (scalars: `()`), or None."""
+@dataclasses.dataclass(frozen=True)
+class Checked:
+    error: ShapeError | None  # the first certain contradiction
+    unproven: list[cst.SimpleStatementLine]  # `t += a` whose shapes only run time can check
+
+
+def check(fn: cst.FunctionDef, params: Mapping[str, Shape]) -> Checked:
+    """Certain shape contradictions in `fn` for argument shapes `params` (scalars: `()`), and the in-place
+    updates Numba would run unchecked (it writes a (2, 3) array `+=` a (2, 4) one without complaint)."""
     shapes = _Shapes(fn, params)
     for stmt in _all_statements(fn):
         try:
@@ -348,8 +364,8 @@ def check(fn: cst.FunctionDef, params: Mapping[str, Shape]) -> ShapeError | None
             elif isinstance(stmt, cst.For):
                 shapes.expr(stmt.iter)
         except _Contradiction as exc:
-            return ShapeError(origin_of(stmt), str(exc), exc.argument)
-    return None
+            return Checked(ShapeError(origin_of(stmt), str(exc), exc.argument), [])
+    return Checked(None, shapes.unproven)
 
 
 def signature_shapes(params: Sequence[str], shapes: Sequence[Sequence[int | None] | None]) -> dict[str, Shape]:

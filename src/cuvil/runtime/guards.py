@@ -82,7 +82,7 @@ def arg_guards(names: Sequence[str], args: Sequence[object]) -> tuple[ArgGuard, 
     out = []
     for name, value in zip(names, args):
         shape = tuple(value.shape) if hasattr(value, "shape") and hasattr(value, "dtype") else None
-        out.append(ArgGuard(name, numba.typeof(value), compute_fingerprint(value), shape))
+        out.append(ArgGuard(name, numba.typeof(value), compute_fingerprint(value), shape))  # type: ignore[arg-type]
     return tuple(out)
 
 
@@ -123,7 +123,7 @@ class Guard:
 
 def _type_failure(spec: ArgGuard, value: object) -> str | None:
     try:
-        if compute_fingerprint(value) == spec.fingerprint:
+        if compute_fingerprint(value) == spec.fingerprint:  # type: ignore[arg-type]
             return None
     except (TypeError, ValueError):
         pass

@@ -1,5 +1,9 @@
 """Operations whose Python semantics Numba does not reproduce, as Numba overloads the generated code calls.
 
+`inplace_check`: Numba runs `t += a` on arrays whose shapes do not broadcast to `t`'s without complaint (a
+(2, 3) `+=` a (2, 4) writes garbage); NumPy raises. The generated code calls this before each such update the
+shape analysis could not prove safe; on scalars it compiles to nothing.
+
 `py_pow`: Numba computes `int ** negative int` in integers (2 ** -1 == 0), where Python returns the float 0.5.
 Python's result type depends on the exponent's *value*, which no static type can follow, so an integer base
 with a negative integer exponent raises instead of silently answering wrong. (NumPy integers raise there too.)
@@ -30,3 +34,28 @@ def _py_pow(base, exp):
         return base ** exp
 
     return any_pow
+
+
+def inplace_check(target, value):  # the plain-Python meaning: NumPy checks by itself
+    return None
+
+
+@overload(inplace_check, jit_options={"nogil": True})
+def _inplace_check(target, value):
+    if not (isinstance(target, types.Array) and isinstance(value, types.Array)):
+        return lambda target, value: None
+    if value.ndim > target.ndim:
+
+        def too_many(target, value):
+            raise ValueError("non-broadcastable output operand: the value has more dimensions than the target")
+
+        return too_many
+
+    def same_or_one(target, value):
+        offset = target.ndim - value.ndim
+        for k in range(value.ndim):
+            v, t = value.shape[k], target.shape[offset + k]
+            if v != t and v != 1:
+                raise ValueError("non-broadcastable output operand: shapes do not match for an in-place update")
+
+    return same_or_one
