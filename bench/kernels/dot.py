@@ -1,6 +1,9 @@
 """Dot product as a plain loop over zip: a reduction."""
 
+import numba
 import numpy as np
+
+PYTHON_SCALE = 0.01  # plain Python runs on 100k elements
 
 
 def dot(a, b):
@@ -8,6 +11,25 @@ def dot(a, b):
     for x, y in zip(a, b):
         s += x * y
     return s
+
+
+def prange_form(a, b):
+    s = 0.0
+    for i in numba.prange(len(a)):
+        s += a[i] * b[i]
+    return s
+
+
+def numpy_form(a, b):
+    return np.dot(a, b)
+
+
+def torch_form(a, b):
+    return a.dot(b)
+
+
+def work(a, b):
+    return len(a)
 
 
 def args(scale=1.0):
