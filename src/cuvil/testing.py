@@ -25,7 +25,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-__all__ = ["ArraySpec", "ScalarSpec", "arrays", "assert_equivalent", "equivalence", "inputs", "scalars", "targets"]
+__all__ = ["ArraySpec", "ScalarSpec", "arrays", "assert_equivalent", "assert_matches", "equivalence", "inputs",
+           "scalars", "targets"]
 
 Dim = int | str
 # Default tolerances per dtype, (rtol, atol): loose enough for a different but valid evaluation order.
@@ -169,7 +170,11 @@ def assert_equivalent(fn: Any, *args: Any, rtol: float | None = None, atol: floa
     """Run `fn.py_func` and `fn` on every target (each on its own copy of `args`) and require equal results,
     equal writes into the arguments, or the same kind of exception. Fails with a readable diff."""
     py_func, jitted = _variants(fn)
-    _check(py_func, jitted, args, rtol, atol)
+    assert_matches(py_func, _labelled(py_func, jitted), *args, rtol=rtol, atol=atol)
+
+
+def _labelled(py_func: Callable, jitted: Mapping[str, Any]) -> dict[str, Any]:
+    return {f"cuvil.jit({py_func.__qualname__}) on target {t!r}": fn for t, fn in jitted.items()}
 
 
 def equivalence(*specs: ArraySpec | ScalarSpec | st.SearchStrategy, max_examples: int = 50,
@@ -182,11 +187,12 @@ def equivalence(*specs: ArraySpec | ScalarSpec | st.SearchStrategy, max_examples
 
     def decorate(fn: Any) -> Callable[[], None]:
         py_func, jitted = _variants(fn)
+        labelled = _labelled(py_func, jitted)
 
         @settings(max_examples=max_examples, deadline=None)
         @given(inputs(*specs, dims=dims))
         def test(args: tuple[Any, ...]) -> None:
-            _check(py_func, jitted, args, rtol, atol)
+            assert_matches(py_func, labelled, *args, rtol=rtol, atol=atol)
 
         test.__name__ = test.__qualname__ = f"test_{py_func.__name__}_equivalence"
         return test
@@ -209,17 +215,18 @@ def _run(fn: Callable, args: tuple[Any, ...]) -> _Outcome:
         return _Outcome(None, exc, mine)
 
 
-def _check(py_func: Callable, jitted: Mapping[str, Any], args: tuple[Any, ...], rtol: float | None,
-           atol: float | None) -> None:
-    expected = _run(py_func, args)
-    names = list(inspect.signature(py_func).parameters)
-    for target, fn in jitted.items():
-        actual = _run(fn, args)
-        problems = _differences(expected, actual, names, rtol, atol)
+def assert_matches(reference: Callable, candidates: Mapping[str, Callable], *args: Any, rtol: float | None = None,
+                   atol: float | None = None) -> None:
+    """Like `assert_equivalent`, for any callables: each of `candidates` (label → callable) must behave as
+    `reference` does on `args` — a rewritten version of a function against the original, say."""
+    expected = _run(reference, args)
+    names = list(inspect.signature(reference).parameters)
+    for label, fn in candidates.items():
+        problems = _differences(expected, _run(fn, args), names, rtol, atol)
         if problems:
             shown = ", ".join(f"{_name(names, i)}={_short(a)}" for i, a in enumerate(args))
-            raise AssertionError(f"cuvil.jit({py_func.__qualname__}) on target {target!r} differs from Python "
-                                 f"for ({shown}):\n  " + "\n  ".join(problems))
+            raise AssertionError(f"{label} differs from {reference.__qualname__} for ({shown}):\n  "
+                                 + "\n  ".join(problems))
 
 
 def _name(names: list[str], i: int) -> str:

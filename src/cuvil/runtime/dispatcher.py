@@ -20,6 +20,7 @@ from ..errors import CuvilError, RecompileWarning
 from ..options import Options, config
 from . import adapters, cache, diagnose, events, guards
 from .events import CompileEvent
+from .guards import MISS
 from .policy import DimPolicy
 
 _memory: dict[str, tuple[Any, cache.Meta, str]] = {}  # cache key → (Numba dispatcher, meta, module source)
@@ -36,6 +37,10 @@ class Variant:
     meta: cache.Meta
     source: str
     kinds: tuple[str, ...]  # how the arguments came in (numpy, torch, …): recorded, not guarded
+    enter: Any = dataclasses.field(init=False, repr=False)  # guard + call, see guards.py
+
+    def __post_init__(self) -> None:
+        self.enter = self.guard.entry(self.impl)
 
 
 class Dispatcher:
@@ -48,6 +53,7 @@ class Dispatcher:
         self.options = options
         self.compile_events: list[CompileEvent] = []
         self._variants: list[Variant] = []  # newest first
+        self._entries: tuple[Any, ...] = ()  # their `enter` functions, for the call path
         self._policy = DimPolicy(options.dynamic, config.recompile_limit)
         self._signature = inspect.signature(fn)
         self._names = list(self._signature.parameters)
@@ -64,12 +70,13 @@ class Dispatcher:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if not kwargs:
-            for variant in self._variants:
-                if variant.guard.check(args):
-                    try:
-                        return variant.impl(*args)
-                    except NumbaError as exc:
-                        raise self._error(exc, args) from None
+            try:
+                for enter in self._entries:
+                    result = enter(args)
+                    if result is not MISS:
+                        return result
+            except NumbaError as exc:
+                raise self._error(exc, args) from None
         return self._call_slow(args, kwargs)
 
     def _call_slow(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -81,9 +88,12 @@ class Dispatcher:
             args = tuple(bound.arguments.values())
         kinds = tuple(adapters.kind(a) for a in args)
         args, back = adapters.prepare(args, self._names)
-        variant = next((v for v in self._variants if v.guard.check(args)), None) or self._compile(args, kinds)
         try:
-            return back(variant.impl(*args))
+            for enter in self._entries:
+                result = enter(args)
+                if result is not MISS:
+                    return back(result)
+            return back(self._compile(args, kinds).impl(*args))
         except NumbaError as exc:
             raise self._error(exc, args) from None
 
@@ -129,6 +139,7 @@ class Dispatcher:
             seconds["codegen"] += max(0.0, time.perf_counter() - start - sum(seconds.values()))
             variant = Variant(len(self.compile_events) + 1, guard, impl, meta, source, kinds)
             self._variants.insert(0, variant)
+            self._entries = tuple(v.enter for v in self._variants)
             signature = "(" + ", ".join(str(a.numba_type) for a in arg_guards) + ")"
             event = CompileEvent(self.py_func.__qualname__, signature, reason, seconds, where, f"pid:{os.getpid()}")
             self.compile_events.append(event)

@@ -5,14 +5,18 @@ Numba's own dispatcher computes) and the size of each dim it specialized on; and
 value (identity for arrays, functions and modules). Numba dispatches on types only and freezes globals at
 its first compile, so without these checks a changed module constant would silently give stale results.
 
-The check runs on the hottest path there is, so each guard is compiled into one small Python function:
+The check runs on the hottest path there is, so each variant's guard and its call into Numba are compiled
+into one small Python function (one frame per call, no more):
 
-    def check(args):
-        a0, a1 = args
-        if fingerprint(a0) != F0 or fingerprint(a1) != F1: return False
-        if a0.shape[1] != 3: return False
-        if G0.get('K', MISSING) is not E0 and not same(G0.get('K', MISSING), E0): return False
-        return True
+    def enter(args):
+        try:
+            a0, a1 = args
+            if fp(a0) != F0 or fp(a1) != F1: return MISS
+            if a0.shape[1] != 3: return MISS
+            if D0.get('K', MISSING) is not E0 and not same(D0.get('K', MISSING), E0): return MISS
+        except (TypeError, ValueError, AttributeError, IndexError):
+            return MISS
+        return impl(a0, a1)
 """
 
 from __future__ import annotations
@@ -91,10 +95,13 @@ class Guard:
     args: tuple[ArgGuard, ...]
     static: dict[tuple[int, int], int]  # (argument index, axis) → size this variant is compiled for
     globals: tuple[GlobalGuard, ...]
-    check: Callable[[tuple[Any, ...]], bool] = dataclasses.field(init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        self.check = _compile_check(self)
+    def check(self, args: Sequence[object]) -> bool:
+        return self.failure(args) is None
+
+    def entry(self, impl: Callable[..., Any]) -> Callable[[tuple[Any, ...]], Any]:
+        """`enter(args)`: `impl(*args)` if `args` pass this guard, else `MISS`."""
+        return _compile_entry(self, impl)
 
     def items(self) -> list[str]:
         """The guard in words, for `cuvil.explain`."""
@@ -144,18 +151,24 @@ def _show(value: object) -> str:
     return f"<{type(value).__name__} at {id(value):#x}>"
 
 
-def _compile_check(guard: Guard) -> Callable[[tuple[Any, ...]], bool]:
-    env: dict[str, object] = {"fp": compute_fingerprint, "same": same, "MISSING": MISSING}
+MISS = object()  # what `enter` returns when the guard fails (None is a legitimate result)
+
+
+def _compile_entry(guard: Guard, impl: Callable[..., Any]) -> Callable[[tuple[Any, ...]], Any]:
+    env: dict[str, object] = {"fp": compute_fingerprint, "same": same, "MISSING": MISSING, "MISS": MISS,
+                              "impl": impl}
     n = len(guard.args)
-    lines = ["def check(args):", "    try:", f"        if len(args) != {n}: return False"]
+    names = ", ".join(f"a{i}" for i in range(n))
+    lines = ["def enter(args):", "    try:"]
     if n:
-        names = ", ".join(f"a{i}" for i in range(n))
         lines.append(f"        {names}{',' if n == 1 else ''} = args")
         for i, spec in enumerate(guard.args):
             env[f"F{i}"] = spec.fingerprint
-        lines.append("        if " + " or ".join(f"fp(a{i}) != F{i}" for i in range(n)) + ": return False")
+        lines.append("        if " + " or ".join(f"fp(a{i}) != F{i}" for i in range(n)) + ": return MISS")
+    else:
+        lines.append("        if args: return MISS")
     for (i, k), size in sorted(guard.static.items()):
-        lines.append(f"        if a{i}.shape[{k}] != {size}: return False")
+        lines.append(f"        if a{i}.shape[{k}] != {size}: return MISS")
     for j, g in enumerate(guard.globals):
         env[f"E{j}"], env[f"G{j}"] = g.expected, g
         code = g.owner.__code__
@@ -165,8 +178,8 @@ def _compile_check(guard: Guard) -> Callable[[tuple[Any, ...]], bool]:
             env[f"D{j}"] = g.owner.__globals__
             read = f"D{j}.get({g.name!r}, MISSING)"
         test = f"{read} is not E{j}" + (f" and not same({read}, E{j})" if g.by_value else "")
-        lines.append(f"        if {test}: return False")
-    lines += ["        return True", "    except (TypeError, ValueError, AttributeError, IndexError):",
-              "        return False"]
+        lines.append(f"        if {test}: return MISS")
+    lines += ["    except (TypeError, ValueError, AttributeError, IndexError):",
+              "        return MISS", f"    return impl({names})"]
     exec("\n".join(lines), env)
-    return env["check"]  # type: ignore[return-value]
+    return env["enter"]  # type: ignore[return-value]
