@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numba
 import numpy as np
@@ -27,7 +28,8 @@ def test_module_constants_of_each_kind():
             out[0, 0] = x * K * SCALE + TABLE[3] + root(4.0) + math.pi
             return out, x < INF
         """))
-    out, finite = fn(2.0)
+    with pytest.warns(cuvil.CuvilWarning, match="global array 'TABLE' is compiled in as a constant"):
+        out, finite = fn(2.0)
     assert out[0, 0] == 2.0 * 3 * 0.5 + 3.0 + 2.0 + math.pi and out.shape == (2, 3) and finite
     source = fn.source()
     assert "K = 3" in source and "SHAPE = (2, 3)" in source and "from math import sqrt as root" in source
@@ -127,3 +129,15 @@ def test_undefined_name_is_an_error_at_its_line():
     with pytest.raises(cuvil.CuvilTypeError) as info:
         fn(1)
     assert (info.value.lineno, info.value.message) == (3, "name 'not_defined_anywhere' is not defined")
+
+
+def test_read_only_global_array_is_a_constant_without_warning():
+    table = np.arange(3.0)
+    table.flags.writeable = False
+    fn = cuvil.jit(define("""
+        def f(i):
+            return TABLE[i]
+        """, env={"TABLE": table}))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert fn(2) == 2.0

@@ -196,3 +196,15 @@ def test_jit_of_a_jitted_function_recompiles_the_python_function():
     assert again.py_func is fn.py_func
     with pytest.raises(IndexError):
         again(1.0, np.ones(3), np.ones(2), np.empty(3))
+
+
+@pytest.mark.parametrize("source", [
+    "def power(b):\n    return b ** 0.5\n",
+    "def power(b):\n    e = 1.0 / 3.0\n    return b ** e\n",
+])
+def test_negative_base_to_a_fractional_power_raises_instead_of_nan(source):
+    fn = cuvil.jit(define(source))
+    assert fn(4.0) == fn.py_func(4.0)
+    assert isinstance(fn.py_func(-8.0), complex)  # Python's answer has no float type
+    with pytest.raises(ValueError, match="fractional power"):
+        fn(-8.0)  # Numba alone returns nan

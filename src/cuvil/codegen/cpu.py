@@ -43,9 +43,16 @@ class _Prange(cst.CSTTransformer):
         return updated.with_changes(iter=updated.iter.with_changes(func=prange))
 
 
+def _safe_exponent(node: cst.BaseExpression) -> bool:
+    """A literal exponent Numba treats as Python does: a non-negative integer or an integral float."""
+    if isinstance(node, cst.Integer):
+        return True
+    return isinstance(node, cst.Float) and float(node.value).is_integer()
+
+
 class PythonPow(cst.CSTTransformer):
-    """`a ** b` → `py_pow(a, b)` (runtime/intrinsics.py) unless the exponent is a literal Numba gets right:
-    a float, or a non-negative integer (`x ** 2` stays as written)."""
+    """`a ** b` → `py_pow(a, b)` (runtime/intrinsics.py) unless the exponent is a literal Numba gets right
+    (`x ** 2` stays as written)."""
 
     def __init__(self, name: str):
         super().__init__()
@@ -55,14 +62,14 @@ class PythonPow(cst.CSTTransformer):
     def leave_BinaryOperation(
         self, original: cst.BinaryOperation, updated: cst.BinaryOperation
     ) -> cst.BaseExpression:
-        if not isinstance(updated.operator, cst.Power) or isinstance(updated.right, cst.Integer | cst.Float):
+        if not isinstance(updated.operator, cst.Power) or _safe_exponent(updated.right):
             return updated
         self.used = True
         call = cst.Call(cst.Name(self.name), [cst.Arg(updated.left), cst.Arg(updated.right)])
         return call.with_changes(lpar=updated.lpar, rpar=updated.rpar)
 
     def leave_AugAssign(self, original: cst.AugAssign, updated: cst.AugAssign) -> cst.BaseSmallStatement:
-        if not isinstance(updated.operator, cst.PowerAssign) or isinstance(updated.value, cst.Integer | cst.Float):
+        if not isinstance(updated.operator, cst.PowerAssign) or _safe_exponent(updated.value):
             return updated
         self.used = True
         call = cst.Call(cst.Name(self.name), [cst.Arg(updated.target), cst.Arg(updated.value)])

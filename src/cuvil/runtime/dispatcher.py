@@ -14,9 +14,10 @@ import types
 import warnings
 from typing import Any
 
+import numpy as np
 from numba.core.errors import NumbaError
 
-from ..errors import CuvilError, RecompileWarning
+from ..errors import CuvilError, CuvilWarning, RecompileWarning
 from ..options import Options, config
 from . import adapters, cache, diagnose, events, guards
 from .events import CompileEvent
@@ -130,6 +131,7 @@ class Dispatcher:
                 seconds.update(stage_seconds)
             impl, meta, source = _memory[key]
             guard = guards.Guard(arg_guards, static, guards.global_guards(self.py_func))
+            _warn_frozen_arrays(guard)
             backend = time.perf_counter()
             try:
                 impl.compile(tuple(a.numba_type for a in arg_guards))
@@ -196,6 +198,19 @@ class Dispatcher:
     def guards(self) -> list[list[str]]:
         """Each variant's guard in words, newest first."""
         return [v.guard.items() for v in self._variants]
+
+
+def _warn_frozen_arrays(guard: guards.Guard) -> None:
+    for g in guard.globals:
+        value = g.expected
+        if isinstance(value, np.ndarray) and value.flags.writeable:
+            warnings.warn(
+                f"global array '{g.path}' is compiled in as a constant: changes made to it in place later are "
+                f"not seen (rebinding the name is). Pass it as an argument, or make it read-only "
+                f"({g.path.split('.')[-1]}.flags.writeable = False) to say it is a constant",
+                CuvilWarning,
+                stacklevel=5,
+            )
 
 
 def _follow(fn: types.FunctionType, path: tuple[str, ...]) -> object:

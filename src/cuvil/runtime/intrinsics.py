@@ -4,12 +4,15 @@
 (2, 3) `+=` a (2, 4) writes garbage); NumPy raises. The generated code calls this before each such update the
 shape analysis could not prove safe; on scalars it compiles to nothing.
 
-`py_pow`: Numba computes `int ** negative int` in integers (2 ** -1 == 0), where Python returns the float 0.5.
-Python's result type depends on the exponent's *value*, which no static type can follow, so an integer base
-with a negative integer exponent raises instead of silently answering wrong. (NumPy integers raise there too.)
+`py_pow`: Numba computes `int ** negative int` in integers (2 ** -1 == 0), where Python returns the float 0.5,
+and `negative ** fractional float` as nan, where Python returns a complex number. Python's result type depends
+on the operands' *values*, which no static type can follow, so both raise instead of silently answering wrong.
+(NumPy integers raise on the first too.)
 """
 
 from __future__ import annotations
+
+import math
 
 from numba import types
 from numba.extending import overload
@@ -29,6 +32,16 @@ def _py_pow(base, exp):
             return base ** exp
 
         return int_pow
+
+    if isinstance(exp, types.Float):
+
+        def float_pow(base, exp):
+            if base < 0 and exp != math.floor(exp):
+                raise ValueError("a negative number ** a fractional power is complex in Python; "
+                                 "write complex(base) ** exp")
+            return base ** exp
+
+        return float_pow
 
     def any_pow(base, exp):
         return base ** exp
