@@ -77,11 +77,11 @@ class Explanation:
             for i, e in enumerate(self.compiles, 1)
         ]
         widths = [max(len(c), *(len(r[k]) for r in rows)) if rows else len(c) for k, c in enumerate(cols)]
-        lines = [head, "  ".join(c.ljust(w) for c, w in zip(cols, widths))]
-        lines += ["  ".join(v.ljust(w) for v, w in zip(r, widths)) for r in rows]
+        lines = [head, "  ".join(c.ljust(w) for c, w in zip(cols, widths)).rstrip()]
+        lines += ["  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in rows]
         for n, items in enumerate(self.guards):
-            lines.append(f"variant {'(newest)' if n == 0 else ''} guards:")
-            lines += [f"  {item}" for item in items]
+            number = len(self.guards) - n
+            lines.append(f"variant #{number}{' (newest, checked first)' if n == 0 else ''}: " + "; ".join(items))
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
