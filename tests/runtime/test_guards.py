@@ -72,8 +72,8 @@ def test_dynamic_false_stops_at_the_recompile_limit_with_one_warning(monkeypatch
             assert np.array_equal(fn(x), fn.py_func(x))
     assert len(cuvil.explain(fn).compiles) == 8
     assert len([w for w in caught if issubclass(w.category, cuvil.RecompileWarning)]) == 1
-    assert cuvil.explain(fn).guards[0] == ["x: array(float64, 3d, C)", "global np is <module at " +
-                                           cuvil.explain(fn).guards[0][1].split(" at ")[1]]
+    newest = cuvil.explain(fn).guards[0]
+    assert "x: array(float64, 3d, C)" in newest and not any(".shape[" in item for item in newest)
 
 
 def _predicted_compiles(shapes: list[tuple[int, ...]]) -> int:

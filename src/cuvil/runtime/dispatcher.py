@@ -196,8 +196,12 @@ class Dispatcher:
         return {"normalized": meta.normalized, "cfg": meta.cfg, "kernel": text}[stage]
 
     def guards(self) -> list[list[str]]:
-        """Each variant's guard in words, newest first."""
-        return [v.guard.items() for v in self._variants]
+        """Each variant's guard in words, newest first; last, how its arguments came in (recorded only: the
+        compiled code is the same for a NumPy array and a torch CPU tensor)."""
+        return [
+            [*v.guard.items(), "came in as " + ", ".join(f"{n}={k}" for n, k in zip(self._names, v.kinds))]
+            for v in self._variants
+        ]
 
 
 def _warn_frozen_arrays(guard: guards.Guard) -> None:
