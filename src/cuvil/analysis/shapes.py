@@ -13,31 +13,13 @@ body never rebinds), so no path can see another shape than the one assumed here.
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Mapping, Sequence
 
 import libcst as cst
 
 from ..normalize.names import bound_names
 from ..normalize.origins import origin_of
-
-
-@dataclasses.dataclass(frozen=True)
-class Sym:
-    name: str
-
-    def __str__(self) -> str:
-        return self.name
-
-
-class _Unknown:
-    def __str__(self) -> str:
-        return "?"
-
-
-UNKNOWN = _Unknown()
-Dim = int | Sym | _Unknown
-Shape = tuple[Dim, ...]  # () for a scalar
+from .shape_rules import UNKNOWN, Contradiction, Dim, Shape, Sym, Unknown, broadcast, fmt, matmul, reduce, reshape
 
 
 @dataclasses.dataclass(frozen=True)
@@ -45,33 +27,6 @@ class ShapeError:
     line: int | None
     message: str
     argument: str | None = None
-
-
-class _Contradiction(Exception):
-    def __init__(self, message: str, argument: str | None = None):
-        super().__init__(message)
-        self.argument = argument
-
-
-def _fmt(shape: Shape) -> str:
-    return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
-
-
-def broadcast(a: Shape, b: Shape) -> Shape:
-    """NumPy's rule, right-aligned; raises `_Contradiction` only when two known dims certainly disagree."""
-    out: list[Dim] = []
-    for k in range(1, max(len(a), len(b)) + 1):
-        x = a[-k] if k <= len(a) else 1
-        y = b[-k] if k <= len(b) else 1
-        if x == 1:
-            out.append(y)
-        elif y == 1 or x == y:
-            out.append(x)
-        elif isinstance(x, int) and isinstance(y, int):
-            raise _Contradiction(f"shapes {_fmt(a)} and {_fmt(b)} cannot broadcast ({x} against {y})")
-        else:
-            out.append(UNKNOWN)
-    return tuple(reversed(out))
 
 
 _ALLOCATORS = frozenset({"empty", "zeros", "ones"})
@@ -107,7 +62,7 @@ class _Shapes:
         if isinstance(node, cst.BinaryOperation):
             left, right = self.expr(node.left), self.expr(node.right)
             if isinstance(node.operator, cst.MatrixMultiply):
-                return None if left is None or right is None else _matmul(left, right)
+                return None if left is None or right is None else matmul(left, right)
             return None if left is None or right is None else broadcast(left, right)
         if isinstance(node, cst.Subscript):
             return self.subscript(node)
@@ -147,7 +102,7 @@ class _Shapes:
         if isinstance(node, cst.Attribute) and node.attr.value == "shape":
             return self.expr(node.value)
         dim = self.dim(node)
-        return None if isinstance(dim, _Unknown) else (dim,)  # e.g. a global tuple: rank unknown
+        return None if isinstance(dim, Unknown) else (dim,)  # e.g. a global tuple: rank unknown
 
     def subscript(self, node: cst.Subscript) -> Shape | None:
         base = self.expr(node.value)
@@ -161,7 +116,7 @@ class _Shapes:
             argument = node.value.value if isinstance(node.value, cst.Name) and node.value.value in self.params \
                 else None
             what = f"argument '{argument}'" if argument else "an array"
-            raise _Contradiction(f"{what} has {len(base)} dimension(s) but is indexed with {consumed}", argument)
+            raise Contradiction(f"{what} has {len(base)} dimension(s) but is indexed with {consumed}", argument)
         out: list[Dim] = []
         axis = 0
         for part in parts:
@@ -204,21 +159,21 @@ class _Shapes:
                 out = broadcast(out, s)  # type: ignore[arg-type]
             return out
         if module and name in _REDUCTIONS and args:
-            return _reduce(self.expr(args[0].value), keywords.get("axis"))
+            return reduce(self.expr(args[0].value), _axis(keywords.get("axis")))
         if module and name in ("dot", "matmul") and len(args) == 2:
             left, right = self.expr(args[0].value), self.expr(args[1].value)
-            return None if left is None or right is None else _matmul(left, right)
+            return None if left is None or right is None else matmul(left, right)
         if module and name == "reshape" and len(args) == 2:
-            return _reshape(self.expr(args[0].value), self.dims_of(args[1].value))
+            return reshape(self.expr(args[0].value), self.dims_of(args[1].value))
         if not module:  # a method of an array
             shape = self.expr(owner)
             if name in _LIKE:
                 return shape
             if name in _REDUCTIONS:
-                return _reduce(shape, keywords.get("axis") or (args[0].value if args else None))
+                return reduce(shape, _axis(keywords.get("axis") or (args[0].value if args else None)))
             if name == "reshape" and args:
                 target = self.dims_of(args[0].value) if len(args) == 1 else tuple(self.dim(a.value) for a in args)
-                return _reshape(shape, target)
+                return reshape(shape, target)
             if name == "astype":
                 return shape
         return None
@@ -231,7 +186,7 @@ class _Shapes:
                 if isinstance(target.target, cst.Name) and target.target.value in self.once:
                     name = target.target.value
                     dim = self.dim(small.value)
-                    if not isinstance(dim, _Unknown):
+                    if not isinstance(dim, Unknown):
                         self.dims[name] = dim
                     elif shape is not None:
                         self.env[name] = shape
@@ -245,8 +200,8 @@ class _Shapes:
             elif into is not None and value is not None:
                 result = broadcast(into, value)
                 if result != into and all(isinstance(d, int) for d in result):
-                    raise _Contradiction(f"an in-place update of shape {_fmt(into)} with shape {_fmt(value)}")
-                if result != into or any(isinstance(d, _Unknown) for d in result):
+                    raise Contradiction(f"an in-place update of shape {fmt(into)} with shape {fmt(value)}")
+                if result != into or any(isinstance(d, Unknown) for d in result):
                     self.unproven.append(stmt)
             elif into is None or into != ():
                 self.unproven.append(stmt)  # an array, or unknown: Numba would not check the shapes
@@ -254,49 +209,10 @@ class _Shapes:
             self.expr(small.value)
 
 
-def _matmul(a: Shape, b: Shape) -> Shape | None:
-    if not a or not b:
+def _axis(node: cst.BaseExpression | None) -> int | None | Unknown:
+    if node is None:
         return None
-    inner_a, inner_b = a[-1], (b[0] if len(b) == 1 else b[-2])
-    if isinstance(inner_a, int) and isinstance(inner_b, int) and inner_a != inner_b:
-        raise _Contradiction(f"matmul of {_fmt(a)} and {_fmt(b)}: inner dims {inner_a} and {inner_b} differ")
-    if len(a) == 1 and len(b) == 1:
-        return ()
-    if len(a) == 1:
-        return b[:-2] + b[-1:]
-    if len(b) == 1:
-        return a[:-1]
-    return a[:-1] + b[-1:]
-
-
-def _reduce(shape: Shape | None, axis: cst.BaseExpression | None) -> Shape | None:
-    if shape is None:
-        return None
-    if axis is None:
-        return ()
-    if isinstance(axis, cst.Integer):
-        k = int(axis.value, 0)
-        return shape[:k] + shape[k + 1:] if 0 <= k < len(shape) else None
-    return None
-
-
-def _reshape(shape: Shape | None, target: Shape | None) -> Shape | None:
-    if shape is None or target is None:
-        return None
-    known = all(isinstance(d, int) for d in shape)
-    size = math.prod(d for d in shape if isinstance(d, int)) if known else None
-    holes = [k for k, d in enumerate(target) if d == -1]
-    rest = [d for d in target if d != -1]
-    if size is None or not all(isinstance(d, int) for d in rest) or len(holes) > 1:
-        return tuple(UNKNOWN if d == -1 else d for d in target)
-    product = math.prod(rest)  # type: ignore[arg-type]
-    if holes:
-        if product == 0 or size % product:
-            raise _Contradiction(f"cannot reshape {_fmt(shape)} (size {size}) into {_fmt(target)}")
-        return tuple(size // product if d == -1 else d for d in target)
-    if product != size:
-        raise _Contradiction(f"cannot reshape {_fmt(shape)} (size {size}) into {_fmt(target)}")
-    return target
+    return int(node.value, 0) if isinstance(node, cst.Integer) else UNKNOWN
 
 
 def _slice_len(dim: Dim, part: cst.BaseSlice, shapes: _Shapes) -> Dim:
@@ -306,7 +222,7 @@ def _slice_len(dim: Dim, part: cst.BaseSlice, shapes: _Shapes) -> Dim:
     if not isinstance(dim, int):
         return UNKNOWN
     bounds = [shapes.dim(x) if x is not None else None for x in (part.lower, part.upper, part.step)]
-    if any(isinstance(b, Sym | _Unknown) for b in bounds):
+    if any(isinstance(b, Sym | Unknown) for b in bounds):
         return UNKNOWN
     return len(range(dim)[slice(*bounds)])  # type: ignore[arg-type]
 
@@ -363,7 +279,7 @@ def check(fn: cst.FunctionDef, params: Mapping[str, Shape]) -> Checked:
                 shapes.expr(stmt.test)
             elif isinstance(stmt, cst.For):
                 shapes.expr(stmt.iter)
-        except _Contradiction as exc:
+        except Contradiction as exc:
             return Checked(ShapeError(origin_of(stmt), str(exc), exc.argument), [])
     return Checked(None, shapes.unproven)
 

@@ -1,0 +1,100 @@
+"""Shape algebra: dims, NumPy's broadcasting, matmul, reductions and reshape over known and symbolic dims.
+
+Each rule raises `Contradiction` only when the dims involved are known ints that certainly disagree; anything
+symbolic or unknown gives an unknown dim instead, to be checked at run time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+
+@dataclasses.dataclass(frozen=True)
+class Sym:
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Unknown:
+    def __str__(self) -> str:
+        return "?"
+
+
+UNKNOWN = Unknown()
+Dim = int | Sym | Unknown
+Shape = tuple[Dim, ...]  # () for a scalar
+
+
+class Contradiction(Exception):
+    def __init__(self, message: str, argument: str | None = None):
+        super().__init__(message)
+        self.argument = argument
+
+
+def fmt(shape: Shape) -> str:
+    return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def broadcast(a: Shape, b: Shape) -> Shape:
+    """NumPy's rule, right-aligned; raises `Contradiction` only when two known dims certainly disagree."""
+    out: list[Dim] = []
+    for k in range(1, max(len(a), len(b)) + 1):
+        x = a[-k] if k <= len(a) else 1
+        y = b[-k] if k <= len(b) else 1
+        if x == 1:
+            out.append(y)
+        elif y == 1 or x == y:
+            out.append(x)
+        elif isinstance(x, int) and isinstance(y, int):
+            raise Contradiction(f"shapes {fmt(a)} and {fmt(b)} cannot broadcast ({x} against {y})")
+        else:
+            out.append(UNKNOWN)
+    return tuple(reversed(out))
+
+
+def matmul(a: Shape, b: Shape) -> Shape | None:
+    if not a or not b:
+        return None
+    inner_a, inner_b = a[-1], (b[0] if len(b) == 1 else b[-2])
+    if isinstance(inner_a, int) and isinstance(inner_b, int) and inner_a != inner_b:
+        raise Contradiction(f"matmul of {fmt(a)} and {fmt(b)}: inner dims {inner_a} and {inner_b} differ")
+    if len(a) == 1 and len(b) == 1:
+        return ()
+    if len(a) == 1:
+        return b[:-2] + b[-1:]
+    if len(b) == 1:
+        return a[:-1]
+    return a[:-1] + b[-1:]
+
+
+def reduce(shape: Shape | None, axis: int | None | Unknown) -> Shape | None:
+    """A reduction over all dims (axis None) or one literal axis; unknown for any other axis."""
+    if shape is None or isinstance(axis, Unknown):
+        return None
+    if axis is None:
+        return ()
+    return shape[:axis] + shape[axis + 1:] if 0 <= axis < len(shape) else None
+
+
+def reshape(shape: Shape | None, target: Shape | None) -> Shape | None:
+    if shape is None or target is None:
+        return None
+    known = all(isinstance(d, int) for d in shape)
+    size = math.prod(d for d in shape if isinstance(d, int)) if known else None
+    holes = [k for k, d in enumerate(target) if d == -1]
+    rest = [d for d in target if d != -1]
+    if size is None or not all(isinstance(d, int) for d in rest) or len(holes) > 1:
+        return tuple(UNKNOWN if d == -1 else d for d in target)
+    product = math.prod(rest)  # type: ignore[arg-type]
+    if holes:
+        if product == 0 or size % product:
+            raise Contradiction(f"cannot reshape {fmt(shape)} (size {size}) into {fmt(target)}")
+        return tuple(size // product if d == -1 else d for d in target)
+    if product != size:
+        raise Contradiction(f"cannot reshape {fmt(shape)} (size {size}) into {fmt(target)}")
+    return target
+
+
