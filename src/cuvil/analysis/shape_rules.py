@@ -67,7 +67,7 @@ def matmul(a: Shape, b: Shape) -> Shape | None:
         return b[:-2] + b[-1:]
     if len(b) == 1:
         return a[:-1]
-    return a[:-1] + b[-1:]
+    return broadcast(a[:-2], b[:-2]) + (a[-2], b[-1])
 
 
 def reduce(shape: Shape | None, axis: int | None | Unknown) -> Shape | None:
