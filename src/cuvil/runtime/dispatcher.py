@@ -34,7 +34,7 @@ SOURCE_STAGES = ("normalized", "cfg", "kernel")
 class Variant:
     number: int
     guard: guards.Guard
-    impl: Any  # the Numba dispatcher, compiled for exactly the guarded types
+    impl: Any  # Numba's entry point for exactly the guarded types: the guard has done the type dispatch
     meta: cache.Meta
     source: str
     kinds: tuple[str, ...]  # how the arguments came in (numpy, torch, …): recorded, not guarded
@@ -129,12 +129,12 @@ class Dispatcher:
             if key not in _memory:
                 where, stage_seconds = self._load_or_generate(key, shapes)
                 seconds.update(stage_seconds)
-            impl, meta, source = _memory[key]
+            numba_dispatcher, meta, source = _memory[key]
             guard = guards.Guard(arg_guards, static, guards.global_guards(self.py_func))
             _warn_frozen_arrays(guard)
             backend = time.perf_counter()
             try:
-                impl.compile(tuple(a.numba_type for a in arg_guards))
+                impl = numba_dispatcher.compile(tuple(a.numba_type for a in arg_guards))
             except NumbaError as exc:
                 raise self._error(exc, args) from None
             seconds["backend"] = time.perf_counter() - backend

@@ -168,7 +168,8 @@ def _compile_entry(guard: Guard, impl: Callable[..., Any]) -> Callable[[tuple[An
     else:
         lines.append("        if args: return MISS")
     for (i, k), size in sorted(guard.static.items()):
-        lines.append(f"        if a{i}.shape[{k}] != {size}: return MISS")
+        dim = f"len(a{i})" if k == 0 else f"a{i}.shape[{k}]"  # len() builds no shape tuple
+        lines.append(f"        if {dim} != {size}: return MISS")
     for j, g in enumerate(guard.globals):
         env[f"E{j}"], env[f"G{j}"] = g.expected, g
         code = g.owner.__code__
