@@ -18,7 +18,7 @@ import libcst as cst
 
 from .analysis import shapes
 from .cfg.annotate import cfg_source
-from .cfg.build import build_function
+from .cfg.build import all_statements, build_function
 from .cfg.dataflow import unassigned_reads
 from .cfg.dependence import parallel_loops
 from .cfg.unbound import UnboundChecks
@@ -263,23 +263,10 @@ class _Module:
 
     @staticmethod
     def _line_of(tree: cst.FunctionDef, node: cst.Name, source: Source) -> int:
-        for stmt in _statements(tree):
+        for stmt in all_statements(tree):
             if any(n is node for n in reads(stmt)):
                 return origin_of(stmt) or source.first_line
         return source.first_line
-
-
-def _statements(fn: cst.FunctionDef) -> list[cst.BaseStatement]:
-    found: list[cst.BaseStatement] = []
-
-    class Collect(cst.CSTVisitor):
-        def on_visit(self, node: cst.CSTNode) -> bool:
-            if isinstance(node, cst.SimpleStatementLine | cst.If | cst.For | cst.While):
-                found.append(node)
-            return True
-
-    fn.visit(Collect())
-    return found
 
 
 def generate(fn: types.FunctionType, options: Options, spec: Specialization = Specialization()) -> Generated:

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 
 import libcst as cst
 
+from ..cfg.build import all_statements
 from ..normalize.names import bound_names
 from ..normalize.origins import origin_of
 from .shape_rules import UNKNOWN, Contradiction, Dim, Shape, Sym, Unknown, broadcast, fmt, matmul, reduce, reshape
@@ -42,7 +43,7 @@ _ELEMENTWISE = frozenset({
 class _Shapes:
     def __init__(self, fn: cst.FunctionDef, params: Mapping[str, Shape]):
         bindings: dict[str, int] = {}
-        for stmt in _all_statements(fn):
+        for stmt in all_statements(fn):
             for name in _binds(stmt):
                 bindings[name] = bindings.get(name, 0) + 1
         self.params = {n: s for n, s in params.items() if n not in bindings}
@@ -248,19 +249,6 @@ def _binds(stmt: cst.CSTNode) -> set[str]:
     return set()
 
 
-def _all_statements(fn: cst.FunctionDef) -> list[cst.CSTNode]:
-    found: list[cst.CSTNode] = []
-
-    class Collect(cst.CSTVisitor):
-        def on_visit(self, node: cst.CSTNode) -> bool:
-            if isinstance(node, cst.SimpleStatementLine | cst.For | cst.If | cst.While):
-                found.append(node)
-            return True
-
-    fn.visit(Collect())
-    return found
-
-
 @dataclasses.dataclass(frozen=True)
 class Checked:
     error: ShapeError | None  # the first certain contradiction
@@ -271,7 +259,7 @@ def check(fn: cst.FunctionDef, params: Mapping[str, Shape]) -> Checked:
     """Certain shape contradictions in `fn` for argument shapes `params` (scalars: `()`), and the in-place
     updates Numba would run unchecked (it writes a (2, 3) array `+=` a (2, 4) one without complaint)."""
     shapes = _Shapes(fn, params)
-    for stmt in _all_statements(fn):
+    for stmt in all_statements(fn):
         try:
             if isinstance(stmt, cst.SimpleStatementLine):
                 shapes.assign(stmt)

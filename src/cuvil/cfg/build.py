@@ -95,6 +95,20 @@ def statements(suite: cst.BaseSuite) -> Sequence[cst.BaseStatement]:
     return suite.body
 
 
+def all_statements(node: cst.CSTNode) -> list[cst.BaseStatement]:
+    """Every statement under `node` (simple lines and the headers of if/for/while), in source order."""
+    found: list[cst.BaseStatement] = []
+
+    class Collect(cst.CSTVisitor):
+        def on_visit(self, child: cst.CSTNode) -> bool:
+            if isinstance(child, cst.SimpleStatementLine | cst.If | cst.For | cst.While):
+                found.append(child)
+            return True
+
+    node.visit(Collect())
+    return found
+
+
 def _always_true(stmt: cst.For | cst.While) -> bool:
     if not isinstance(stmt, cst.While):
         return False
