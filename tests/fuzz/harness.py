@@ -1,0 +1,88 @@
+"""Budgets, seeds and the tally the fuzz tests share.
+
+The budgets come from the environment so that one test file serves both the default session (a few hundred
+programs, deterministic) and `nox -s fuzz` (10,000 and 300, a fresh seed each run):
+
+    CUVIL_FUZZ_NORMALIZE   programs for the normalization differential (default 200)
+    CUVIL_FUZZ_COMPILE     programs for the compiled differential (default 15)
+    CUVIL_FUZZ_SEED        base seed (default 0); a failure names the seed that reproduces it
+    CUVIL_FUZZ_SHARDS      how many test functions each budget is split into, for pytest-xdist (default 2)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import os
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from hypothesis import HealthCheck, given, seed, settings
+from hypothesis import strategies as st
+from hypothesis.errors import HypothesisException
+
+from .generator import Program, programs
+
+
+def budget(name: str, default: int) -> int:
+    return int(os.environ.get(name, default))
+
+
+SEED = budget("CUVIL_FUZZ_SEED", 0)
+SHARDS = max(1, budget("CUVIL_FUZZ_SHARDS", 2))
+
+
+@dataclasses.dataclass
+class Part:
+    programs: int = 0
+    mismatches: set[str] = dataclasses.field(default_factory=set)  # digests of failing programs
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"programs": self.programs, "mismatches": sorted(self.mismatches), "seconds": self.seconds}
+
+
+TALLY: dict[str, Part] = {}  # part name → what ran in this process; conftest.py prints the sum
+
+
+@contextlib.contextmanager
+def counted(part: str, program: Program) -> Iterator[None]:
+    """Count one program of `part`, its time, and whether it failed (shrinking re-runs count too)."""
+    entry = TALLY.setdefault(part, Part())
+    start = time.perf_counter()
+    try:
+        yield
+    except HypothesisException:  # hypothesis steering the search, not a failure
+        raise
+    except Exception:
+        entry.mismatches.add(hashlib.sha1(program.source.encode()).hexdigest()[:12])
+        raise
+    finally:
+        entry.programs += 1
+        entry.seconds += time.perf_counter() - start
+
+
+def sharded_tests(part: str, total: int, check: Callable[[Program, st.DataObject], None],
+                  namespace: dict[str, Any]) -> None:
+    """Define `test_<part>_<k>` for k < SHARDS in `namespace`, each running its share of `total` programs from
+    its own seed, so pytest-xdist can run them side by side and every run draws the same programs."""
+    for shard in range(SHARDS):
+        share = total // SHARDS + (shard < total % SHARDS)
+        if share == 0:
+            continue
+
+        @seed(SEED * 1000 + shard)
+        @settings(max_examples=share, deadline=None, database=None, print_blob=True,
+                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                         HealthCheck.filter_too_much])
+        @given(program=programs(), data=st.data())
+        def test(program: Program, data: st.DataObject) -> None:
+            with counted(part, program):
+                check(program, data)
+
+        name = f"test_{part}_{shard}"
+        test.__name__ = test.__qualname__ = name
+        test.__doc__ = f"{part}: shard {shard} of {SHARDS}, {share} programs, seed {SEED * 1000 + shard}"
+        namespace[name] = test
