@@ -158,7 +158,7 @@ def markdown(results: dict[str, Any]) -> str:
             "where there is no NumPy form) before it is timed.",
             "- \\*Plain Python runs on a reduced input and is scaled linearly by the kernel's work count "
             "(elements, point pairs, pixels, points × steps): Python's cost per unit of work does not depend on "
-            "the size. The sizes it ran on are in `results.json` (`scaled_from`).",
+            f"the size. It ran on: {_python_sizes(kernels)}.",
             "- Numba parallel is `numba.njit(parallel=True)` on the loop form with its independent loop written "
             "as `numba.prange`, as a Numba user would; Cuvil parallel is `cuvil.jit(parallel=True)` on the plain "
             "loop form, which proves loops independent itself.",
@@ -198,6 +198,12 @@ def markdown(results: dict[str, Any]) -> str:
                 f"): {NOTES[key]}" for key in missed]
     out += _findings(kernels)
     return "\n".join(out) + "\n"
+
+
+def _python_sizes(kernels: list[dict[str, Any]]) -> str:
+    scaled = [(k["name"], k["steady"]["python"]["scaled_from"]) for k in kernels
+              if "scaled_from" in k["steady"].get("python", {})]
+    return "; ".join(f"{name} {s['size']} (×{s['factor']:g})" for name, s in scaled)
 
 
 def _compile_tables(kernels: list[dict[str, Any]]) -> list[str]:
@@ -289,6 +295,7 @@ def chart(results: dict[str, Any], path: Path) -> None:
 
 
 def write(results: dict[str, Any], folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
     (folder / "REPORT.md").write_text(markdown(results))
     chart(results, folder / "results.png")
 

@@ -281,7 +281,8 @@ def first_call(name: str, system: str, scale: float, timeout: float, inductor_ca
     with tempfile.TemporaryDirectory(prefix="cuvil-bench-") as scratch:
         env = {**os.environ, "CUVIL_CACHE_DIR": f"{scratch}/cuvil", "NUMBA_CACHE_DIR": f"{scratch}/numba",
                "TORCHINDUCTOR_CACHE_DIR": f"{scratch}/inductor"}
-        command = [sys.executable, __file__, "--first-call", f"{name}:{system}", "--scale", repr(scale)]
+        needs_torch = "yes" if system in TORCH_INPUTS or Kernel.load(name).precision else "no"
+        command = [sys.executable, __file__, "--first-call", f"{name}:{system}:{needs_torch}", "--scale", repr(scale)]
         child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                                  start_new_session=True)
         try:
@@ -340,7 +341,8 @@ def thread_scaling(scale: float, repeat: int) -> dict[str, Any]:
     halves = [(x[:half], out[:half]), (x[half:], out[half:])]
     result: dict[str, Any] = {"kernel": THREAD_KERNEL, "size": describe((x,))}
     for label, fn in (("cuvil", cuvil.jit(kernel.loop)), ("numba", numba.njit(nogil=True)(kernel.loop))):
-        fn(x[:8], out[:8])
+        for h in halves:  # compile for exactly these inputs: a different size may be another variant
+            fn(*h)
 
         def one_thread(fn=fn) -> None:
             for h in halves:
@@ -405,7 +407,8 @@ def options(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--no-compile", action="store_true", help="skip first-call latency (and torch.compile)")
     parser.add_argument("--out", type=Path, help="folder for results.json, REPORT.md, results.png "
                         "(default bench/, or a scratch folder with --quick)")
-    parser.add_argument("--first-call", help=argparse.SUPPRESS)  # KERNEL:SYSTEM, the child of first_call()
+    # KERNEL:SYSTEM:yes|no (whether the child needs torch): the child process of first_call()
+    parser.add_argument("--first-call", help=argparse.SUPPRESS)
     opts = parser.parse_args(argv)
     if opts.quick:
         opts.scale, opts.compile_repeat = opts.scale * 0.05, 1
@@ -419,14 +422,17 @@ def options(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     opts = options(argv)
     if opts.first_call:
-        name, system = opts.first_call.split(":")
-        if system not in TORCH_INPUTS and not Kernel.load(name).precision:
-            sys.modules["torch"] = None  # type: ignore[assignment]  # keep torch's import out of this child
+        name, system, needs_torch = opts.first_call.split(":")
+        if needs_torch == "no":  # keep torch's import (~1 s) out of this child: kernel modules then go without
+            sys.modules["torch"] = None  # type: ignore[assignment]
         print("RESULT " + json.dumps(first_call_child(name, system, opts.scale)), flush=True)
         return
-    inductor_cache = Path(tempfile.mkdtemp(prefix="cuvil-bench-inductor-"))
+    scratch = Path(tempfile.mkdtemp(prefix="cuvil-bench-"))
+    inductor_cache = scratch / "inductor"
     os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(inductor_cache)  # before torch reads it
+    os.environ["CUVIL_CACHE_DIR"] = str(scratch / "cuvil")  # no entry left by an earlier version of a kernel
     argv_shown = " ".join(argv if argv is not None else sys.argv[1:])
+    load_before = os.getloadavg()[0]
     results: dict[str, Any] = {"command": f"python bench/run.py {argv_shown}".strip(),
                                "scale": opts.scale, "repeat": opts.repeat, "compile_repeat": opts.compile_repeat,
                                "compile_timeout_s": opts.compile_timeout,
@@ -453,8 +459,9 @@ def main(argv: list[str] | None = None) -> None:
         progress("thread scaling")
         results["threads"] = thread_scaling(opts.scale, opts.repeat)
     finally:
-        shutil.rmtree(inductor_cache, ignore_errors=True)
+        shutil.rmtree(scratch, ignore_errors=True)
     results["machine"] = machine()  # after the runs: Numba's threading layer is known once it has run
+    results["machine"]["load average (1 min) at start, end"] = f"{load_before:.2f}, {os.getloadavg()[0]:.2f}"
     results["wall_s"] = time.perf_counter() - _START
     opts.out.mkdir(parents=True, exist_ok=True)
     (opts.out / "results.json").write_text(json.dumps(results, indent=1) + "\n")
