@@ -51,7 +51,7 @@ def programs(draw: Any, max_statements: int = 16) -> Program:
     base = Scope(draw)
     a_kind, b_kind = base.pick(["f", "i"]), base.pick(["f", "i"])
     same_length = base.coin(0.4)
-    header = ["import math", "", "import numpy as np", ""]
+    header = ["import math", "", "import numpy as np", "", "import cuvil", ""]
     constants = constants_for(base)
     header += [f"{name} = {text}" for name, text in constants] + [""]
     helpers: list[Helper] = []
@@ -75,6 +75,7 @@ def constants_for(s: Scope) -> list[tuple[str, str]]:
     if s.coin(0.5):
         s.arrays["W0"] = Array("W0", "f", "L3", False, 2.0, (3,))
         out.append(("W0", "np.array([0.5, -1.5, 2.0])"))
+        out.append(("W0.flags.writeable", "False"))  # a constant, as Cuvil compiles it in (else it warns)
     return out
 
 
@@ -137,7 +138,8 @@ def helper_function(draw: Any, base: Scope, helpers: list[Helper], number: int) 
     signature = ", ".join(params) + (f"={default}" if default is not None else "")
     cost = HELPER_TRIPS * (HELPER_TRIPS if helpers else 1)
     helper = Helper(name, params, kinds, default, kind, bound, cost)
-    return helper, function_text(f"def {name}({signature}):", s, body)
+    decorator = ["@cuvil.jit"] if s.coin(0.25) else []  # decorated callees compile with the entry point too
+    return helper, decorator + function_text(f"def {name}({signature}):", s, body)
 
 
 def main_function(draw: Any, base: Scope, helpers: list[Helper], a_kind: str, b_kind: str, same_length: bool,

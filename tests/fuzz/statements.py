@@ -31,6 +31,8 @@ class Statements(Expressions):
 
     def statement(self, ctx: Ctx) -> list[str]:
         s = self.scope
+        if ctx.depth == 0 and s.coin(0.03):  # print at top level only: output inside loops drowns the log
+            return [f"print({s.pick(['k0', 'x0', repr('k0 =') + ', k0'])})"]
         simple = ["assign", "aug", "write", "unpack", "call", "return"]
         kind = s.pick(simple + ["if", "for", "while", "if", "for"] if ctx.depth < 3 else simple)
         if kind == "if":
@@ -216,7 +218,7 @@ class Statements(Expressions):
             else:
                 return (f"for {i}, ({v}, {w}) in enumerate(zip({x.name}, {y.name})):", 16, both, both, [i, v, w])
         rows = [a for a in s.arrays.values() if a.ndim == 2]
-        if form == "rows" and rows:
+        if rows and (form == "rows" or s.coin(0.2)):
             grid = s.pick(rows)
             row = f"{grid.name}_row"
             s.arrays[row] = Array(row, grid.kind, f"{grid.name}.cols", True, grid.bound)
