@@ -49,7 +49,9 @@ class ArraySpec:
 
     def strategy(self, dims: Mapping[str, int]) -> st.SearchStrategy:
         shape = tuple(dims[d] if isinstance(d, str) else d for d in self.shape)
-        elements = self.elements or _elements(self.dtype, None, None, self.allow_nan, self.allow_infinity)
+        elements = self.elements
+        if elements is None:
+            elements = _elements(self.dtype, None, None, self.allow_nan, self.allow_infinity)
         return hnp.arrays(self.dtype, shape, elements=elements)
 
 
@@ -174,7 +176,7 @@ def assert_equivalent(fn: Any, *args: Any, rtol: float | None = None, atol: floa
 
 
 def _labelled(py_func: Callable, jitted: Mapping[str, Any]) -> dict[str, Any]:
-    return {f"cuvil.jit({py_func.__qualname__}) on target {t!r}": fn for t, fn in jitted.items()}
+    return {f"cuvil.jit({py_func.__name__}) on target {t!r}": fn for t, fn in jitted.items()}
 
 
 def equivalence(*specs: ArraySpec | ScalarSpec | st.SearchStrategy, max_examples: int = 50,
@@ -225,8 +227,8 @@ def assert_matches(reference: Callable, candidates: Mapping[str, Callable], *arg
         problems = _differences(expected, _run(fn, args), names, rtol, atol)
         if problems:
             shown = ", ".join(f"{_name(names, i)}={_short(a)}" for i, a in enumerate(args))
-            raise AssertionError(f"{label} differs from {reference.__qualname__} for ({shown}):\n  "
-                                 + "\n  ".join(problems))
+            name = getattr(reference, "__name__", repr(reference))
+            raise AssertionError(f"{label} differs from {name} for ({shown}):\n  " + "\n  ".join(problems))
 
 
 def _name(names: list[str], i: int) -> str:
