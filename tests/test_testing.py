@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,6 +14,8 @@ from hypothesis import strategies as st
 
 import cuvil
 from cuvil.testing import arrays, assert_equivalent, assert_matches, equivalence, inputs, scalars, targets
+
+from .helpers import define
 
 
 def saxpy(a, x, y):
@@ -174,3 +177,11 @@ def test_equivalence_fails_on_a_wrong_function(monkeypatch):
                        arrays("f8", (3,), elements=st.floats(1.0, 2.0)), max_examples=5)(jitted)
     with pytest.raises(AssertionError, match="differs from"):
         test()
+
+
+def test_the_readme_example_runs():
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Testing with `cuvil.testing`")[1].split("\n## ")[0]
+    example = section.split("```python\n")[1].split("```")[0]
+    define(example, "test_saxpy")()
+    define(example, "test_saxpy_on_nan")()

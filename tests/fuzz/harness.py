@@ -7,6 +7,7 @@ programs, deterministic) and `nox -s fuzz` (10,000 and 300, a fresh seed each ru
     CUVIL_FUZZ_COMPILE     programs for the compiled differential (default 15)
     CUVIL_FUZZ_SEED        base seed (default 0); a failure names the seed that reproduces it
     CUVIL_FUZZ_SHARDS      how many test functions each budget is split into, for pytest-xdist (default 2)
+    CUVIL_FUZZ_SHRINK      1: shrink a failing program to a small one (minutes for a big one; default 0)
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from hypothesis import HealthCheck, given, seed, settings
+from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
@@ -32,6 +33,7 @@ def budget(name: str, default: int) -> int:
 
 SEED = budget("CUVIL_FUZZ_SEED", 0)
 SHARDS = max(1, budget("CUVIL_FUZZ_SHARDS", 2))
+PHASES = tuple(Phase) if budget("CUVIL_FUZZ_SHRINK", 0) else tuple(p for p in Phase if p is not Phase.shrink)
 
 
 @dataclasses.dataclass
@@ -74,7 +76,7 @@ def sharded_tests(part: str, total: int, check: Callable[[Program, st.DataObject
             continue
 
         @seed(SEED * 1000 + shard)
-        @settings(max_examples=share, deadline=None, database=None, print_blob=True,
+        @settings(max_examples=share, deadline=None, database=None, print_blob=True, phases=PHASES,
                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                          HealthCheck.filter_too_much])
         @given(program=programs(), data=st.data())
