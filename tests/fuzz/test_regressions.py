@@ -40,17 +40,11 @@ RETURN_IN_LOOP_IN_IF_IN_LOOP = """
     """
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "SingleExit: after a return inside an inner loop that sits in an `if` of an outer loop, the statements "
-    "after the `if` still run (no `if _ret: break` after the `if`)"))
 @pytest.mark.parametrize("check", CHECKS, ids=IDS)
 def test_return_from_loop_inside_if_inside_loop(check):
     check(RETURN_IN_LOOP_IN_IF_IN_LOOP, 1, 1)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "int ** negative int raises ValueError in compiled code (runtime/intrinsics.py py_pow); Python gives a "
-    "float. With a literal negative exponent the result type is static, so it could compile as a float power"))
 def test_int_to_a_literal_negative_power_is_a_float():
     assert_compiled_same("""
         def f(k):

@@ -44,10 +44,21 @@ class _Prange(cst.CSTTransformer):
 
 
 def _safe_exponent(node: cst.BaseExpression) -> bool:
-    """A literal exponent Numba treats as Python does: a non-negative integer or an integral float."""
+    """A literal exponent Numba treats as Python does: a non-negative integer, or an integral float."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus | cst.Plus):
+        return isinstance(node.expression, cst.Float) and _safe_exponent(node.expression)
     if isinstance(node, cst.Integer):
         return True
     return isinstance(node, cst.Float) and float(node.value).is_integer()
+
+
+def _negative_int(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`-2` → `-2.0`: Python computes int ** negative int in floats (3 ** -2 == 3 ** -2.0), and with a literal
+    exponent the result's type is known to be float."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) \
+            and isinstance(node.expression, cst.Integer) and not node.lpar:
+        return node.with_changes(expression=cst.Float(str(float(int(node.expression.value, 0)))))
+    return None
 
 
 class PythonPow(cst.CSTTransformer):
@@ -64,6 +75,9 @@ class PythonPow(cst.CSTTransformer):
     ) -> cst.BaseExpression:
         if not isinstance(updated.operator, cst.Power) or _safe_exponent(updated.right):
             return updated
+        as_float = _negative_int(updated.right)
+        if as_float is not None:
+            return updated.with_changes(right=as_float)
         self.used = True
         call = cst.Call(cst.Name(self.name), [cst.Arg(updated.left), cst.Arg(updated.right)])
         return call.with_changes(lpar=updated.lpar, rpar=updated.rpar)

@@ -153,13 +153,15 @@ class SingleExit(cst.CSTTransformer):
                 stmt = stmt.with_changes(body=stmt.body.with_changes(body=body))
             out.append(stmt)
             flagged = flagged or inner
-            if not inner or last:
+            if not inner:
                 continue
-            line = origin_of(stmts[k + 1])
             if in_loop and not isinstance(stmt, cst.If):
-                # A return inside a nested loop left only that loop; leave this one too.
+                # A return inside a nested loop left only that loop; leave this one too, even when the loop
+                # was this block's last statement: the enclosing loop would otherwise run on.
+                line = origin_of(stmt)
                 out.append(_if(cst.Name(self.flag), [_line(cst.Break(), line)], line))
-            elif not in_loop:
+            elif not in_loop and not last:
+                line = origin_of(stmts[k + 1])
                 rest, _ = self._exits(stmts[k + 1:], in_loop, tail)
                 not_returned = cst.UnaryOperation(cst.Not(), cst.Name(self.flag))
                 out.append(_if(not_returned, rest, line))
