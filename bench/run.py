@@ -28,9 +28,11 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import importlib
+import importlib.util
 import json
 import os
 import platform
+import re
 import shutil
 import signal
 import statistics
@@ -52,6 +54,10 @@ sys.path.insert(0, str(HERE.parent))
 
 KERNELS = ("gelu", "softmax", "pairwise", "escape_time", "stencil", "total", "dot", "small_call", "bf16_axpy")
 SYSTEMS = ("python", "numpy", "numba", "numba_parallel", "torch", "torch_compile", "cuvil", "cuvil_parallel")
+# A control, not a contender: the loop form compiled by Numba a second time, timed like the others. Two
+# compilations of the same code can differ by where the JIT places the hot loop; the report sets Cuvil's ratio
+# to Numba beside this one.
+CONTROL = "numba_again"
 COMPILING = ("numba", "numba_parallel", "torch_compile", "cuvil", "cuvil_parallel")
 TORCH_INPUTS = ("torch", "torch_compile")
 THREAD_KERNEL = "gelu"
@@ -64,6 +70,25 @@ warnings.filterwarnings("ignore", message="(?s).*no transformation for parallel 
 
 def progress(message: str) -> None:
     print(f"[{time.perf_counter() - _START:6.1f} s] {message}", file=sys.stderr, flush=True)
+
+
+def cpu_seconds() -> tuple[float, float] | None:
+    """(busy CPU seconds of the whole machine since boot, of this process and its finished children)."""
+    stat = Path("/proc/stat")
+    if not stat.exists():
+        return None
+    fields = [int(v) for v in stat.read_text().split("\n", 1)[0].split()[1:9]]  # user … steal
+    own = os.times()
+    busy = (sum(fields) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")  # all but idle and iowait
+    return busy, own.user + own.system + own.children_user + own.children_system
+
+
+def other_load(before: tuple[float, float] | None, seconds: float) -> float | None:
+    """Cores kept busy by other processes (or stolen by the hypervisor) since `before`, on average."""
+    after = cpu_seconds()
+    if before is None or after is None or seconds <= 0:
+        return None
+    return max(0.0, ((after[0] - before[0]) - (after[1] - before[1])) / seconds)
 
 
 class Unavailable(Exception):
@@ -115,14 +140,14 @@ def make(kernel: Kernel, system: str) -> tuple[Callable[..., Any], bool]:
     """The callable a system runs for a kernel, and whether it takes the torch inputs."""
     if system == "python":
         return kernel.loop, False
-    if system in ("numpy", "numba", "numba_parallel") and kernel.precision:
+    if system in ("numpy", "numba", "numba_parallel", CONTROL) and kernel.precision:
         raise Unavailable(f"n/a: no {kernel.precision} type in {'NumPy' if system == 'numpy' else 'Numba'}")
     if system == "numpy":
         return kernel.form("numpy_form", "NumPy"), False
-    if system in ("numba", "numba_parallel"):
+    if system in ("numba", "numba_parallel", CONTROL):
         import numba
 
-        if system == "numba":
+        if system in ("numba", CONTROL):
             return numba.njit(nogil=True)(kernel.loop), False
         return numba.njit(nogil=True, parallel=True)(getattr(kernel.module, "prange_form", kernel.loop)), False
     if system == "torch":
@@ -193,6 +218,30 @@ def describe(args: tuple[Any, ...]) -> str:
     return ", ".join(one(a) for a in args)
 
 
+def _asm(dispatcher: Any) -> str:
+    """Numba's assembly for a dispatcher's one signature, without names, comments and debug lines."""
+    text = dispatcher.inspect_asm(dispatcher.signatures[0])
+    keep = [line for line in text.splitlines() if not line.strip().startswith(("#", ".file", ".loc", ".size"))]
+    return re.sub(r"_ZN\S*", "", "\n".join(keep))
+
+
+def same_machine_code(kernel: Kernel, cuvil_fn: Any, numba_fn: Any) -> bool | None:
+    """Whether the module Cuvil generated (its public source) compiles to the machine code Numba makes of the
+    kernel as written; None when that cannot be told (the source imports what a plain module cannot)."""
+    try:
+        with tempfile.TemporaryDirectory(prefix="cuvil-bench-") as folder:
+            path = Path(folder) / f"generated_{kernel.name}.py"
+            path.write_text(cuvil_fn.source("kernel").replace("cache=True", "cache=False"))
+            spec = importlib.util.spec_from_file_location(path.stem, path)
+            module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+            spec.loader.exec_module(module)  # type: ignore[union-attr]
+            generated = getattr(module, kernel.name)
+            generated.compile(numba_fn.signatures[0])
+            return _asm(generated) == _asm(numba_fn)
+    except Exception:  # a kernel whose module needs Cuvil's injected names: not comparable this way
+        return None
+
+
 # ---------------------------------------------------------------------------------------------- steady state
 
 
@@ -211,7 +260,7 @@ def steady_state(kernel: Kernel, scale: float, repeat: int, skip: dict[str, str]
     references = {id(full): reference(kernel, full), id(small): reference(kernel, small)}
     out: dict[str, Any] = {"reference": references[id(full)][1], "size": describe(full)}
     contenders: dict[str, Contender] = {}
-    for system in SYSTEMS:
+    for system in SYSTEMS + ((CONTROL,) if kernel.calls == 1 else ()):
         if system in skip:
             out[system] = {"status": skip[system]}
             continue
@@ -247,6 +296,9 @@ def steady_state(kernel: Kernel, scale: float, repeat: int, skip: dict[str, str]
         if kernel.calls > 1:
             out[system]["us_per_call"] = statistics.median(ms) * 1e3 / kernel.calls
         progress(f"{kernel.name}: {system:<14} {statistics.median(ms):10.2f} ms")
+    if "numba" in contenders and "cuvil" in contenders:
+        out["cuvil"]["same_machine_code_as_numba"] = same_machine_code(kernel, contenders["cuvil"].fn,
+                                                                       contenders["numba"].fn)
     return out
 
 
@@ -432,7 +484,6 @@ def main(argv: list[str] | None = None) -> None:
     os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(inductor_cache)  # before torch reads it
     os.environ["CUVIL_CACHE_DIR"] = str(scratch / "cuvil")  # no entry left by an earlier version of a kernel
     argv_shown = " ".join(argv if argv is not None else sys.argv[1:])
-    load_before = os.getloadavg()[0]
     results: dict[str, Any] = {"command": f"python bench/run.py {argv_shown}".strip(),
                                "scale": opts.scale, "repeat": opts.repeat, "compile_repeat": opts.compile_repeat,
                                "compile_timeout_s": opts.compile_timeout,
@@ -454,14 +505,18 @@ def main(argv: list[str] | None = None) -> None:
             else:
                 skip["torch_compile"] = "not run (--no-compile)"
             progress(f"{name}: steady state, {opts.repeat} runs per system")
+            before, start = cpu_seconds(), time.perf_counter()
             entry["steady"] = steady_state(kernel, opts.scale, opts.repeat, skip)
+            # other work on a 2-core machine skews every parallel figure: measured, so the report can say so
+            entry["other_load_cores"] = other_load(before, time.perf_counter() - start)
             results["kernels"].append(entry)
         progress("thread scaling")
+        before, start = cpu_seconds(), time.perf_counter()
         results["threads"] = thread_scaling(opts.scale, opts.repeat)
+        results["threads"]["other_load_cores"] = other_load(before, time.perf_counter() - start)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     results["machine"] = machine()  # after the runs: Numba's threading layer is known once it has run
-    results["machine"]["load average (1 min) at start, end"] = f"{load_before:.2f}, {os.getloadavg()[0]:.2f}"
     results["wall_s"] = time.perf_counter() - _START
     opts.out.mkdir(parents=True, exist_ok=True)
     (opts.out / "results.json").write_text(json.dumps(results, indent=1) + "\n")
