@@ -167,9 +167,22 @@ def main_function(draw: Any, base: Scope, helpers: list[Helper], a_kind: str, b_
                           ("len(b) < 1", {s.arrays["b"].group})])
         body += [f"if {guarded[0]}:", INDENT + gen.return_stmt(ctx)]
         ctx = base_ctx(s, frozenset(guarded[1]))
+    if s.coin(0.2):
+        body += maybe_unassigned(gen, ctx)
     body += gen.block(ctx, s.stmts_left)
     body.append(gen.return_stmt(ctx))
     return function_text(f"def f({params}):", s, body, prelude)
+
+
+def maybe_unassigned(gen: Statements, ctx: Ctx) -> list[str]:
+    """`z0`, assigned only when a condition holds: every later read has a path that assigns it, so Cuvil
+    compiles the function, and must raise UnboundLocalError on the inputs where Python does."""
+    s = gen.scope
+    kind = s.pick(["f", "i"])
+    lines = [f"if {gen.cond(ctx)}:", f"{INDENT}z0 = {gen.bounded(gen.expr(kind, ctx), kind).text}"]
+    s.bounds["z0"] = (kind, INT_VAR if kind == "i" else FLOAT_VAR)  # readable and assignable, never initialized
+    s.assignable.add("z0")
+    return lines
 
 
 def local_arrays(s: Scope, a_kind: str, b_kind: str) -> list[str]:

@@ -98,6 +98,7 @@ CONSTRUCTS: dict[str, Callable[[ast.Module], bool]] = {
     "keyword-argument": _has(ast.keyword),
     "default-parameter": _has(ast.FunctionDef, lambda n: bool(n.args.defaults)),
     "print": _has(ast.Call, lambda n: isinstance(n.func, ast.Name) and n.func.id == "print"),
+    "maybe-unassigned-local": _has(ast.Name, lambda n: n.id == "z0" and isinstance(n.ctx, ast.Load)),
 }
 TEXT_CONSTRUCTS = {"elif": re.compile(r"^\s*elif ", re.M), "else": re.compile(r"^\s*else:", re.M)}
 
