@@ -52,9 +52,6 @@ def test_int_to_a_literal_negative_power_is_a_float():
         """, 3)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "math.fmod is not available in Numba: CuvilTypeError \"Unknown attribute 'fmod'\" although the README "
-    "lists math.* as supported"))
 def test_math_fmod():
     assert_compiled_same("""
         import math

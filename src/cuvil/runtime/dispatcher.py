@@ -19,7 +19,7 @@ from numba.core.errors import NumbaError
 
 from ..errors import CuvilError, CuvilWarning, RecompileWarning
 from ..options import Options, config
-from . import adapters, cache, diagnose, events, guards
+from . import adapters, cache, diagnose, events, guards, mathlib  # noqa: F401 (mathlib registers overloads)
 from .events import CompileEvent
 from .guards import MISS
 from .policy import DimPolicy
