@@ -62,13 +62,7 @@ def test_math_fmod():
 
 
 
-DEAD_BRANCH = pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "Numba's dead-branch pruning sees `w != 0` false on entry, drops the loop body and with it the only other "
-    "assignment of SingleExit's `_rv`: 'Unsupported assignment encountered: Undefined' (a CuvilTypeError)"))
-
-
-@pytest.mark.parametrize("check", [assert_normalized_same, pytest.param(assert_compiled_same, marks=DEAD_BRANCH)],
-                         ids=IDS)
+@pytest.mark.parametrize("check", CHECKS, ids=IDS)
 def test_return_in_a_loop_whose_condition_starts_false(check):
     check("""
         def f(n):

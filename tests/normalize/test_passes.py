@@ -180,6 +180,7 @@ def test_single_exit_return_in_loop_sets_flag_and_breaks():
         """, """
         def f(a):
             _ret = False
+            _rv = None
             for i in range(len(a)):
                 for j in range(len(a)):
                     if a[i] == a[j] + 1:

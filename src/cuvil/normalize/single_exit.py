@@ -2,11 +2,12 @@
 
     def f(a, n):                          def f(a, n):
         if n < 1:                             _ret = False
-            return 0                          if n < 1:
-        for i in range(n):                        _rv = 0
-            if a[i] < 0:            →         else:
-                return i                          for i in range(n):
-        return n                                      if a[i] < 0:
+            return 0                          _rv = None
+        for i in range(n):                    if n < 1:
+            if a[i] < 0:            →             _rv = 0
+                return i                      else:
+        return n                                  for i in range(n):
+                                                      if a[i] < 0:
                                                           _rv = i
                                                           _ret = True
                                                           break
@@ -122,7 +123,9 @@ class SingleExit(cst.CSTTransformer):
             stmts = [*stmts, _line(cst.Return(cst.Name("None")), line)]
         body, _ = self._exits(_complete(stmts), in_loop=False, tail=True)
         if self.flag_used:
-            body = [_assign(self.flag, cst.Name("False"), line), *body]
+            # `_rv = None` first: Numba prunes branches it can decide (`while w != 0` with w = 0) and would
+            # otherwise see `_rv` undefined on the pruned path ("Unsupported assignment: Undefined").
+            body = [_assign(self.flag, cst.Name("False"), line), _assign(self.rv, cst.Name("None"), line), *body]
         body.append(_line(cst.Return(cst.Name(self.rv)), line))
         return updated.with_changes(body=updated.body.with_changes(body=body))
 
