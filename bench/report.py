@@ -215,7 +215,7 @@ def markdown(results: dict[str, Any]) -> str:
             "- Ratios are speedups: the reference system's time divided by the system's time (> 1 is faster).",
             "", "## Steady state (ms, median [min–max])", ""]
     rows = [[f"{k['name']} ({k['steady']['size']})"] + [cell(k["steady"].get(s)) for s in systems]
-            + [_cores(k.get("other_load_cores"))] for k in kernels]
+            + [_cores(k.get("other_load_cores"), k.get("attempts", 1))] for k in kernels]
     out += table(["kernel"] + [LABELS[s] for s in systems] + ["other load"], rows)
     for reference, title in (("numba", "Numba"), ("numpy", "NumPy")):
         out += ["", f"## Speedup over {title} ({title} time / system time)", ""]
@@ -233,11 +233,9 @@ def markdown(results: dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
-BUSY_CORES = 0.2  # other processes' average use of the cores above which the report warns
-
-
-def _cores(value: float | None) -> str:
-    return "—" if value is None else f"{value:.2f} cores"
+def _cores(value: float | None, attempts: int = 1) -> str:
+    tries = f" (least of {attempts} tries)" if attempts > 1 else ""
+    return "—" if value is None else f"{value:.2f} cores{tries}"
 
 
 def _load(results: dict[str, Any]) -> list[str]:
@@ -247,7 +245,7 @@ def _load(results: dict[str, Any]) -> list[str]:
         "other_load_cores") is not None else []
     if not loads:
         return []
-    if max(loads) <= BUSY_CORES:
+    if max(loads) <= results.get("busy_cores", 0.2):
         return ["", f"Other processes kept at most {max(loads):.2f} cores busy on average while the suite timed "
                 "(the 'other load' column): the machine was otherwise idle."]
     return ["", f"**The machine was not idle**: other processes (or the hypervisor) kept up to {max(loads):.2f} "
@@ -301,7 +299,7 @@ def _overhead_and_threads(results: dict[str, Any]) -> list[str]:
     t = results.get("threads")
     if t:
         out += ["", f"## Thread scaling ({t['kernel']}, {t['size']}, halves on 1 or 2 Python threads; ms; "
-                f"other load {_cores(t.get('other_load_cores'))})", ""]
+                f"other load {_cores(t.get('other_load_cores'), t.get('attempts', 1))})", ""]
         out += table(["system", "1 thread", "2 threads", "speedup"],
                      [[LABELS[s], f"{t[s]['1_thread_ms']:.1f}", f"{t[s]['2_threads_ms']:.1f}",
                        f"{t[s]['speedup']:.2f}×"] for s in ("cuvil", "numba") if s in t])

@@ -19,6 +19,9 @@ How each figure is measured:
   TorchInductor's) on the full-size inputs: decoration plus the first call minus a second call. Each such
   process runs under a timeout; when it hits it the figure is "did not compile in N s", and torch.compile then
   has no steady state. Where it compiled, this process's torch.compile starts from that run's inductor cache.
+- Other load: the CPU time other processes (and the hypervisor) took while a kernel was timed, from /proc/stat
+  less this process's own. Above BUSY_CORES the kernel is measured again after the machine goes quiet (within
+  --busy-retries and --busy-budget), and the least disturbed measurement is kept; the report shows the load.
 - Thread scaling: a serial (parallel=False) Cuvil GELU, compiled nogil, over the two halves of the input, run
   one after the other on one thread, then on two Python threads at once; the same for numba.njit(nogil=True).
 """
@@ -89,6 +92,49 @@ def other_load(before: tuple[float, float] | None, seconds: float) -> float | No
     if before is None or after is None or seconds <= 0:
         return None
     return max(0.0, ((after[0] - before[0]) - (after[1] - before[1])) / seconds)
+
+
+BUSY_CORES = 0.2  # other processes' average use of the cores above which a measurement is taken again
+
+
+def wait_for_quiet(timeout: float) -> bool:
+    """Whether the machine went quiet (two 5-s windows under BUSY_CORES busy in all) within `timeout` s."""
+    deadline, quiet = time.perf_counter() + timeout, 0
+    while time.perf_counter() < deadline and quiet < 2:
+        before = cpu_seconds()
+        if before is None:
+            return False
+        time.sleep(5)
+        quiet = quiet + 1 if (other_load(before, 5) or 0) < BUSY_CORES else 0
+    return quiet >= 2
+
+
+class Quietly:
+    """Measurements taken again, while the retry budget lasts, when other processes kept the machine busy: on 2
+    cores their work would be timed as the slowness of every multithreaded system."""
+
+    def __init__(self, retries: int, budget: float):
+        self.retries, self.deadline = retries, time.perf_counter() + budget
+
+    def __call__(self, label: str, measure: Callable[[], dict[str, Any]]) -> tuple[dict[str, Any], float | None, int]:
+        """(the least disturbed result, other processes' cores busy during it, attempts made)."""
+        best: tuple[dict[str, Any], float | None] | None = None
+        attempt = 0
+        while True:
+            attempt += 1
+            before, start = cpu_seconds(), time.perf_counter()
+            result = measure()
+            load = other_load(before, time.perf_counter() - start)
+            if best is None or (load or 0) < (best[1] or 0):
+                best = (result, load)
+            if best[1] is None or best[1] <= BUSY_CORES or attempt > self.retries:
+                return best[0], best[1], attempt
+            left = self.deadline - time.perf_counter()
+            if left <= 0:
+                return best[0], best[1], attempt
+            progress(f"{label}: other processes kept {load:.2f} cores busy; waiting (≤ {left:.0f} s) for quiet "
+                     "to measure again")
+            wait_for_quiet(left)
 
 
 class Unavailable(Exception):
@@ -455,6 +501,9 @@ def options(argv: list[str] | None = None) -> argparse.Namespace:
                         "first call (median); the parallel variants and torch.compile get one")
     parser.add_argument("--compile-timeout", type=float, default=120.0, help="s, bound on numba's and cuvil's")
     parser.add_argument("--torch-compile-timeout", type=float, default=120.0, help="s, bound on torch.compile's")
+    parser.add_argument("--busy-retries", type=int, default=2, help="measure a kernel again (after waiting for "
+                        f"quiet) when other processes kept more than {BUSY_CORES} cores busy meanwhile")
+    parser.add_argument("--busy-budget", type=float, default=240.0, help="s, the most all such waits may take")
     parser.add_argument("--kernels", default=",".join(KERNELS), help="comma-separated subset")
     parser.add_argument("--no-compile", action="store_true", help="skip first-call latency (and torch.compile)")
     parser.add_argument("--out", type=Path, help="folder for results.json, REPORT.md, results.png "
@@ -487,7 +536,9 @@ def main(argv: list[str] | None = None) -> None:
     results: dict[str, Any] = {"command": f"python bench/run.py {argv_shown}".strip(),
                                "scale": opts.scale, "repeat": opts.repeat, "compile_repeat": opts.compile_repeat,
                                "compile_timeout_s": opts.compile_timeout,
-                               "torch_compile_timeout_s": opts.torch_compile_timeout, "kernels": []}
+                               "torch_compile_timeout_s": opts.torch_compile_timeout, "busy_cores": BUSY_CORES,
+                               "kernels": []}
+    quietly = Quietly(opts.busy_retries, opts.busy_budget)
     try:
         for name in opts.kernels.split(","):
             kernel = Kernel.load(name)
@@ -505,15 +556,12 @@ def main(argv: list[str] | None = None) -> None:
             else:
                 skip["torch_compile"] = "not run (--no-compile)"
             progress(f"{name}: steady state, {opts.repeat} runs per system")
-            before, start = cpu_seconds(), time.perf_counter()
-            entry["steady"] = steady_state(kernel, opts.scale, opts.repeat, skip)
-            # other work on a 2-core machine skews every parallel figure: measured, so the report can say so
-            entry["other_load_cores"] = other_load(before, time.perf_counter() - start)
+            entry["steady"], entry["other_load_cores"], entry["attempts"] = quietly(
+                name, lambda: steady_state(kernel, opts.scale, opts.repeat, skip))  # noqa: B023  (called here)
             results["kernels"].append(entry)
         progress("thread scaling")
-        before, start = cpu_seconds(), time.perf_counter()
-        results["threads"] = thread_scaling(opts.scale, opts.repeat)
-        results["threads"]["other_load_cores"] = other_load(before, time.perf_counter() - start)
+        results["threads"], load, attempts = quietly("threads", lambda: thread_scaling(opts.scale, opts.repeat))
+        results["threads"].update(other_load_cores=load, attempts=attempts)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     results["machine"] = machine()  # after the runs: Numba's threading layer is known once it has run
