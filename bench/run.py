@@ -114,7 +114,7 @@ class Quietly:
     cores their work would be timed as the slowness of every multithreaded system."""
 
     def __init__(self, retries: int, budget: float):
-        self.retries, self.deadline = retries, time.perf_counter() + budget
+        self.retries, self.budget = retries, budget  # budget: seconds of waiting left for the whole run
 
     def __call__(self, label: str, measure: Callable[[], dict[str, Any]]) -> tuple[dict[str, Any], float | None, int]:
         """(the least disturbed result, other processes' cores busy during it, attempts made)."""
@@ -129,12 +129,13 @@ class Quietly:
                 best = (result, load)
             if best[1] is None or best[1] <= BUSY_CORES or attempt > self.retries:
                 return best[0], best[1], attempt
-            left = self.deadline - time.perf_counter()
-            if left <= 0:
+            if self.budget <= 0:
                 return best[0], best[1], attempt
-            progress(f"{label}: other processes kept {load:.2f} cores busy; waiting (≤ {left:.0f} s) for quiet "
-                     "to measure again")
-            wait_for_quiet(left)
+            progress(f"{label}: other processes kept {load:.2f} cores busy; waiting (≤ {self.budget:.0f} s) for "
+                     "quiet to measure again")
+            start = time.perf_counter()
+            wait_for_quiet(self.budget)
+            self.budget -= time.perf_counter() - start
 
 
 class Unavailable(Exception):
