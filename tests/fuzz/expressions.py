@@ -33,7 +33,7 @@ def clamp(e: E, scope: Scope, small: bool = False) -> E:
         return E(form, "i", m)
     m2 = 1e3 if small else CLAMP["f"]
     form = scope.pick([f"min(max({e.text}, -{m2}), {m2})", f"({e.text} % {m2 / 4})",
-                       f"np.fmod({e.text}, {m2})", f"max(min({e.text}, {m2}), -{m2})"])
+                       f"{scope.pick(['math', 'np'])}.fmod({e.text}, {m2})", f"max(min({e.text}, {m2}), -{m2})"])
     return E(form, "f", m2)
 
 
@@ -164,9 +164,9 @@ class Expressions:
             base = self.float_expr(ctx, sub, pure)
             base = base if base.bound <= 1e50 else clamp(base, s)
             return E(f"({base.text} ** 2)", "f", base.bound**2)
-        if op == "negpow":  # a float base: int ** negative int raises in Cuvil (test_regressions.py)
+        if op == "negpow":  # Python's int ** negative int is a float (NumPy's int64 raises: int() first)
             e = self.int_expr(ctx, sub, pure)
-            return E(f"(float(abs({e.text}) + 1) ** -{s.pick([1, 2])})", "f", 1.0)
+            return E(f"({s.pick(['int', 'float'])}(abs({e.text}) + 1) ** -{s.pick([1, 2])})", "f", 1.0)
         if op == "floor":
             e = self.float_expr(ctx, sub, pure)
             form = s.pick([f"np.floor({e.text})", f"math.copysign({e.text}, -0.5)", f"math.floor({e.text}) * 1.0"])
