@@ -38,11 +38,22 @@ NOTES = {
                       "alone explain.",
     "vs_compile": "inductor generates vectorized (SIMD) float32 code for the whole expression; the loop form "
                   "computes in float64 (Python float constants promote the float32 element) and calls scalar "
-                  "libm `tanh`/`exp`, which Numba does not vectorize without fastmath.",
+                  "libm `tanh`, which Numba does not vectorize without fastmath.",
+    "vs_compile/softmax": "the loop form calls scalar libm `exp` per element and sums the row in a strictly "
+                          "ordered float64 `s +=`, neither of which Numba vectorizes without fastmath; inductor "
+                          "emits vectorized float32 code with a SIMD `exp`.",
     "vs_compile/pairwise": "inductor vectorizes across j, several pairs per SIMD instruction; the loop form keeps "
                            "a strictly ordered `d +=` over k for each pair, scalar.",
     "vs_eager": "torch eager runs each operation as a vectorized, multithreaded kernel; the loop form, compiled "
                 "without fastmath, keeps scalar libm calls and the strict order of float additions.",
+    "vs_eager/softmax": "torch's softmax is one vectorized float32 kernel with a SIMD `exp`; the loop form calls "
+                        "scalar libm `exp` per element and sums each row in a strictly ordered `s +=`, neither of "
+                        "which Numba vectorizes without fastmath.",
+    "vs_eager/total": "the loop form's `s +=` is a strictly ordered float sum, so each thread adds one element per "
+                      "add latency; torch sums in SIMD partial sums (reordered) and is bound by memory bandwidth "
+                      "instead.",
+    "vs_eager/dot": "the loop form's `s +=` is a strictly ordered float sum, so each thread adds one product per "
+                    "add latency; torch's dot is a vectorized BLAS kernel bound by memory bandwidth instead.",
     "vs_eager/stencil": "each of the 100 steps runs two parallel loops, so a call is 200 fork-joins of the thread "
                         "pool; each waits for the slower thread, and a thread that loses its core to other work "
                         "(see 'other load') stalls all of them.",
