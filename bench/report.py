@@ -54,9 +54,9 @@ NOTES = {
                       "instead.",
     "vs_eager/dot": "the loop form's `s +=` is a strictly ordered float sum, so each thread adds one product per "
                     "add latency; torch's dot is a vectorized BLAS kernel bound by memory bandwidth instead.",
-    "vs_eager/stencil": "each of the 100 steps runs two parallel loops, so a call is 200 fork-joins of the thread "
-                        "pool; each waits for the slower thread, and a thread that loses its core to other work "
-                        "(see 'other load') stalls all of them.",
+    "vs_eager/stencil": "a call is 200 parallel loops (two per step) of very little work each, so starting and "
+                        "joining the threads costs about as much as the work: Numba's and Cuvil's parallel forms "
+                        "both run slower than their serial ones here, which is the form to use for this kernel.",
     "compile_numba": "Cuvil's first call adds decoration (the subset check, which imports libcst) and its own "
                      "stages to Numba's compile of the generated module; the split is in the table above.",
     "compile_torch": "where torch.compile's graph is small, a fifth of its time can be less than Numba's own "
