@@ -13,8 +13,11 @@ How each figure is measured:
   (round robin, so drift hits all alike); median, min and max are kept.
 - Plain Python runs the loop form on a reduced input (the kernel's PYTHON_SCALE) and its times are multiplied
   by work(full) / work(reduced), where `work` is the kernel's own count of work units (elements, point pairs,
-  pixels, points × steps, calls). Linear scaling is exact for interpreted loops, whose cost per unit does not
-  depend on the size, up to cache effects, which favour Python slightly (the reduced inputs fit in cache).
+  pixels, points × steps, calls). Linear scaling is close for interpreted loops, whose cost per unit hardly
+  depends on the size; cache effects favour Python slightly (the reduced inputs fit in cache).
+- Serial Cuvil against serial Numba: beside the ratio, whether the module Cuvil generated compiles to the same
+  machine code as the kernel as written (Numba's assembly of both, compared), and a control: the loop form
+  compiled by Numba a second time and timed like the rest, which shows what placement and noise alone do.
 - First-call compile latency: for each compiling system, in a fresh process with empty caches (Cuvil's, Numba's,
   TorchInductor's) on the full-size inputs: decoration plus the first call minus a second call. Each such
   process runs under a timeout; when it hits it the figure is "did not compile in N s", and torch.compile then
