@@ -63,8 +63,10 @@ NOTES = {
                      "LLVM compile, which Cuvil's first call includes.",
     "threads": "two threads share the memory bus, and on a 2-core machine any other work (see 'other load') "
                "takes a core from one of them.",
-    "overhead": "Cuvil's call path checks its guards in Python (type, rank, layout and static dims of each "
-                "argument, captured globals) before Numba's dispatcher does its own type dispatch.",
+    "overhead": "Cuvil's call path checks its guards in Python (each argument's exact Numba type through "
+                "Numba's C fingerprint, static dims, captured globals), then calls the compiled entry point "
+                "directly; the guard and Python's call of the dispatcher object cost about 0.45 µs for three "
+                "arrays (bench/guards.md).",
     "unsupported": "Cuvil has no fp16/bf16 support yet (a later issue): the kernel's Cuvil columns read "
                    "\"not supported yet\" until then.",
 }
