@@ -7,26 +7,14 @@ pixels that have escaped, which gives the same counts.
 import numba
 import numpy as np
 
+from cuvil.demo import escape_time  # noqa: F401 (the loop form: one copy, shared with `cuvil demo`)
+
 try:
     import torch
 except ImportError:  # the loop and NumPy forms need no torch
     torch = None
 
 PYTHON_SCALE = 0.1  # plain Python runs on 51×51 pixels over the same region (work grows as width²)
-
-
-def escape_time(width, height, limit, out):
-    for row in range(height):
-        for col in range(width):
-            c_re = -2.0 + 3.0 * col / width
-            c_im = -1.5 + 3.0 * row / height
-            z_re, z_im = 0.0, 0.0
-            n = 0
-            while n < limit and z_re * z_re + z_im * z_im <= 4.0:
-                z_re, z_im = z_re * z_re - z_im * z_im + c_re, 2.0 * z_re * z_im + c_im
-                n += 1
-            out[row, col] = n
-    return out
 
 
 def prange_form(width, height, limit, out):

@@ -5,19 +5,9 @@ import math
 import numba
 import numpy as np
 
+from cuvil.demo import pairwise  # noqa: F401 (the loop form: one copy, shared with `cuvil demo`)
+
 PYTHON_SCALE = 0.1  # plain Python runs on 200 points (work grows as n²)
-
-
-def pairwise(points, out):
-    n = points.shape[0]
-    for i in range(n):
-        for j in range(n):
-            d = 0.0
-            for k in range(points.shape[1]):
-                t = points[i, k] - points[j, k]
-                d += t * t
-            out[i, j] = math.sqrt(d)
-    return out
 
 
 def prange_form(points, out):
