@@ -103,6 +103,12 @@ def bind(value: object) -> Binding | None:
     return None
 
 
+def callee_function(value: object) -> types.FunctionType | None:
+    """The Python function a captured value compiles into the same module as, or None."""
+    binding = bind(value)
+    return binding.function if isinstance(binding, Callee) else None
+
+
 def import_line(alias: str, imp: Import) -> str:
     if imp.attr is None:
         top = imp.module

@@ -23,10 +23,10 @@ import numba
 import numpy as np
 
 from .. import __version__
-from ..codegen.bindings import Callee, Import, Injected, Literal, bind
+from ..codegen.bindings import Callee, Import, Injected, Literal, bind, callee_function
 from ..codegen.emit import write_atomic
 from ..errors import CacheWarning
-from ..frontend.captures import captured
+from ..frontend.captures import walk
 from ..options import Options
 
 FORMAT = 1  # bump when the entry layout or the meaning of a key part changes
@@ -74,26 +74,23 @@ def _digest(parts: Any) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def _value_part(value: object, seen: set[int]) -> Any:
+def _value_part(value: object) -> Any:
     binding = bind(value)
     if isinstance(binding, Literal):
         return ["literal", type(value).__name__, binding.text]
     if isinstance(binding, Import):
         return ["import", binding.module, binding.attr]
-    if isinstance(binding, Callee):
-        return ["function", _function_part(binding.function, seen)]
+    if isinstance(binding, Callee):  # its own record is among the key's functions
+        return ["function", binding.function.__code__.co_filename, binding.function.__qualname__]
     if isinstance(binding, Injected):
         if isinstance(value, numba.core.dispatcher.Dispatcher):
-            return ["numba", _function_part(value.py_func, seen)]
+            return ["numba", _function_record(value.py_func)]
         array = np.asarray(value)
         return ["value", array.dtype.str, list(array.shape), hashlib.sha256(array.tobytes()).hexdigest()]
     return ["unsupported", type(value).__qualname__]
 
 
-def _function_part(fn: types.FunctionType, seen: set[int]) -> Any:
-    if id(fn) in seen:
-        return ["recursive", fn.__qualname__]
-    seen.add(id(fn))
+def _function_record(fn: types.FunctionType) -> Any:
     try:
         lines, first = inspect.getsourcelines(fn)
     except (OSError, TypeError):
@@ -103,8 +100,7 @@ def _function_part(fn: types.FunctionType, seen: set[int]) -> Any:
         "file": fn.__code__.co_filename,
         "first_line": first,
         "source": "".join(lines),
-        "defaults": [_value_part(d, seen) for d in fn.__defaults__ or ()],
-        "captured": {name: _value_part(v, seen) for name, v in captured(fn).items()},
+        "defaults": [_value_part(d) for d in fn.__defaults__ or ()],
     }
 
 
@@ -115,10 +111,11 @@ def key(fn: types.FunctionType, options: Options, shapes: Any = ()) -> str:
       generated code or its meaning;
     - `options`: every field of `Options`;
     - `shapes`: the variant's specialization: per parameter its rank and static dims (compiler.Specialization);
-    - `function`: the entry function's qualified name, file, first line (origins and error lines depend on
-      it), raw source text, defaults, and every captured value: literals by value, modules and library
-      functions by import path, arrays by dtype, shape and a hash of their bytes, and callee functions by
-      this same record, recursively.
+    - `functions`: the entry function's and every callee's qualified name, file, first line (origins and error
+      lines depend on it), raw source text and defaults;
+    - `captured`: every value they capture, by path (`helper.K`), found as the guards find them
+      (frontend/captures.walk): literals by value, modules and library functions by import path, arrays by
+      dtype, shape and a hash of their bytes, callees by name (their records are in `functions`).
 
     Deliberately left out: the CST (derived from the source); the CPU model (Numba's own cache keys its
     machine code by it); values of names the function never reads.
@@ -131,9 +128,20 @@ def key(fn: types.FunctionType, options: Options, shapes: Any = ()) -> str:
         "numpy": np.__version__,
         "options": options.key(),
         "shapes": shapes,
-        "function": _function_part(fn, set()),
+        "functions": [_function_record(f) for f in _functions(fn)],
+        "captured": [[".".join(path), _value_part(value)] for path, _, _, value in walk(fn, callee_function)],
     }
     return _digest(parts)
+
+
+def _functions(fn: types.FunctionType) -> list[types.FunctionType]:
+    """`fn` and every function compiled with it."""
+    found = [fn]
+    for _, _, _, value in walk(fn, callee_function):
+        callee = callee_function(value)
+        if callee is not None and callee not in found:
+            found.append(callee)
+    return found
 
 
 def source_key(fn: types.FunctionType) -> str:

@@ -87,13 +87,14 @@ class Dispatcher:
             bound = self._signature.bind(*args, **kwargs)
             bound.apply_defaults()
             args = tuple(bound.arguments.values())
-        kinds = tuple(adapters.kind(a) for a in args)
+        given = args
         args, back = adapters.prepare(args, self._names)
         try:
             for enter in self._entries:
                 result = enter(args)
                 if result is not MISS:
                     return back(result)
+            kinds = tuple(adapters.kind(a) for a in given)  # recorded for explain: only when compiling
             return back(self._compile(args, kinds).impl(*args))
         except NumbaError as exc:
             raise self._error(exc, args) from None

@@ -29,7 +29,7 @@ from typing import Any
 import numba
 from numba._dispatcher import compute_fingerprint
 
-from ..codegen.bindings import Callee, Literal, bind
+from ..codegen.bindings import Literal, bind, callee_function
 from ..frontend.captures import MISSING, walk
 
 
@@ -69,14 +69,9 @@ def same(value: object, expected: object) -> bool:
     return isinstance(a, Literal) and a == b
 
 
-def _callee(value: object) -> types.FunctionType | None:
-    binding = bind(value)
-    return binding.function if isinstance(binding, Callee) else None
-
-
 def global_guards(fn: types.FunctionType) -> tuple[GlobalGuard, ...]:
     guards = []
-    for path, owner, name, value in walk(fn, _callee):
+    for path, owner, name, value in walk(fn, callee_function):
         by_value = isinstance(bind(value), Literal)
         guards.append(GlobalGuard(".".join(path), owner, name, value, by_value))
     return tuple(guards)
