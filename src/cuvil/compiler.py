@@ -23,7 +23,7 @@ from .cfg.dataflow import unassigned_reads
 from .cfg.dependence import parallel_loops
 from .cfg.unbound import UnboundChecks
 from .cfg.uses import reads, reads_in
-from .codegen.bindings import Binding, Callee, Import, Injected, bind
+from .codegen.bindings import Binding, Callee, Import, Injected, Literal, bind
 from .codegen.cpu import FunctionUnit, PythonPow, line_map, module_source
 from .codegen.specialize import InplaceChecks, StaticDims
 from .errors import CuvilError, CuvilInternalError, CuvilSyntaxError, CuvilTypeError
@@ -137,10 +137,7 @@ def _free_names(fn: cst.FunctionDef) -> dict[str, cst.Name]:
     """Names `fn` reads but never binds, each with its first occurrence."""
     local = {p.name.value for p in fn.params.params} | assigned_names(fn.body)
     found: dict[str, cst.Name] = {}
-    for param in fn.params.params:
-        for name in reads_in(param.default):
-            found.setdefault(name.value, name)
-    for name in reads_in(fn.body):
+    for name in reads_in(fn.body):  # defaults are values already (_Module.bind_defaults), not names
         if name.value not in local:
             found.setdefault(name.value, name)
     return found
@@ -183,6 +180,7 @@ class _Module:
             norm = normalize(parsed)
         with self.timer.stage("analyze"):
             function = check_assignments(norm, source)
+            function = self.bind_defaults(fn, function, source)
             renames = self.resolve(fn, function, source)
             function = function.visit(_Rename(renames)) if renames else function  # type: ignore[assignment]
             if not self.units:  # the entry function: the only one whose argument shapes are known
@@ -234,6 +232,40 @@ class _Module:
             n += 1
             name = f"{wanted}_{n}"
         return name
+
+    def bind_defaults(self, fn: types.FunctionType, function: cst.FunctionDef, source: Source) -> cst.FunctionDef:
+        """Each default as the value Python computed when the `def` ran (`fn.__defaults__`), not as its
+        expression: `def h(x, k=D0)` keeps the D0 of then however D0 changes since, and a `__defaults__`
+        changed later is seen by the guards (frontend/captures.walk reads it)."""
+        values = fn.__defaults__ or ()
+        params = list(function.params.params)
+        values = values[max(0, len(values) - len(params)):]
+        first = len(params) - len(values)  # Python gives the defaults to the last parameters
+        out = []
+        for i, param in enumerate(params):
+            if i < first:
+                out.append(param.with_changes(default=None, equal=cst.MaybeSentinel.DEFAULT))
+                continue
+            k, value = i - first, values[i - first]
+            binding = bind(value)
+            if binding is None:
+                line = source.first_line
+                raise CuvilTypeError(
+                    f"the default of '{param.name.value}' is a {type(value).__name__}, which compiled code "
+                    "cannot use; pass it as an argument", source.filename, line, source.line(line))
+            path = (*self.paths[fn], f"__defaults__[{k}]")
+            if isinstance(binding, Literal):
+                expression: cst.BaseExpression = cst.parse_expression(binding.text)
+            elif isinstance(binding, Callee):
+                expression = cst.Name(self.add_function(binding.function, path))
+            else:
+                name = self.free_name(f"_{fn.__name__}_{param.name.value}_default", function)
+                self.names[name] = binding
+                if isinstance(binding, Injected):
+                    self.injected[name] = path
+                expression = cst.Name(name)
+            out.append(param.with_changes(default=expression))
+        return function.with_changes(params=function.params.with_changes(params=out))
 
     def resolve(self, fn: types.FunctionType, tree: cst.FunctionDef, source: Source) -> dict[str, str]:
         renames = {}

@@ -11,15 +11,12 @@ from __future__ import annotations
 import dataclasses
 import math
 import sys
-import sysconfig
 import types
 
 import numba
 import numpy as np
 
-_LIBRARY_DIRS = tuple(
-    {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")}
-)
+from ..frontend.captures import is_library_file
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,7 +63,7 @@ def literal(value: object) -> str | None:
 
 def is_user_function(fn: types.FunctionType) -> bool:
     """Defined in the user's own code (files, notebooks), not in an installed library or the stdlib."""
-    return not fn.__code__.co_filename.startswith(_LIBRARY_DIRS)
+    return not is_library_file(fn.__code__.co_filename)
 
 
 def _importable(value: object) -> Import | None:
@@ -107,6 +104,38 @@ def callee_function(value: object) -> types.FunctionType | None:
     """The Python function a captured value compiles into the same module as, or None."""
     binding = bind(value)
     return binding.function if isinstance(binding, Callee) else None
+
+
+def compiled_in(value: object) -> types.FunctionType | None:
+    """The Python function whose reads are compiled in with `value`: a callee's, or a user's `numba.njit`
+    helper's (Numba freezes its globals too). None for anything else, library functions included."""
+    callee = callee_function(value)
+    if callee is not None:
+        return callee
+    if isinstance(value, numba.core.dispatcher.Dispatcher) and is_user_function(value.py_func):
+        return value.py_func
+    return None
+
+
+def private_copy(value: object, copies: dict[int, object] | None = None) -> object:
+    """What to place in a generated module for an injected value: for a user's `numba.njit` helper, a copy
+    compiled afresh. The helper itself keeps the machine code of its first compile, with the globals of then
+    frozen in: a module recompiled because one of them changed must not link that old code. The copy reads
+    a snapshot of the helper's globals in which the user's Numba helpers it calls are copies too."""
+    if compiled_in(value) is None or callee_function(value) is not None:
+        return value
+    copies = {} if copies is None else copies
+    if id(value) not in copies:
+        py = value.py_func  # type: ignore[attr-defined]
+        namespace = dict(py.__globals__)
+        clone = types.FunctionType(py.__code__, namespace, py.__name__, py.__defaults__, py.__closure__)
+        clone.__qualname__, clone.__module__ = py.__qualname__, py.__module__
+        options = {k: v for k, v in value.targetoptions.items() if k not in ("nopython", "cache")}  # type: ignore[attr-defined]
+        copies[id(value)] = numba.njit(**options)(clone)
+        for name in py.__code__.co_names:
+            if name in namespace:
+                namespace[name] = private_copy(namespace[name], copies)
+    return copies[id(value)]
 
 
 def import_line(alias: str, imp: Import) -> str:

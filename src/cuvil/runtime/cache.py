@@ -1,169 +1,37 @@
-"""Cache keys and disk entries.
+"""Cache entries: load a compiled module from the disk, or compile and store it, without ever crashing a call
+or running code another user could have written.
 
-The key is computed from raw source text, options and captured values, never from the CST, so a warm start
-imports neither libcst nor the normalizer (measured: `import libcst` alone costs ~0.4 s).
+An entry is a folder `<root>/<function>-<key[:20]>/` (root: cache_root.py, key: cache_key.py) holding
+
+    _cuvil_<function>_<key[:20]>.py   the generated module, a real file: users read it, Numba caches beside it
+    meta.json                          Meta: what a warm start needs besides the module, so it runs no front end
+    __pycache__/*.nbi, *.nbc           Numba's own cache of the module's machine code (its index and data)
+
+Whatever is wrong with an entry — a file that cannot be read or is not UTF-8, a hash that does not match, a
+meta naming a function the module lacks, a file where the folder should be, Numba files truncated or garbage,
+the directory removed during a compile — is one `CacheWarning`, then a recompile; when the disk cannot hold the
+result, the module lives in memory only (Numba's `cache=False`) for this process.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import hashlib
-import inspect
 import json
 import os
+import re
 import sys
-import tempfile
 import types
 import warnings
 from pathlib import Path
 from typing import Any
 
-import numba
-import numpy as np
-
-from .. import __version__
-from ..codegen.bindings import Callee, Import, Injected, Literal, bind, callee_function
-from ..codegen.emit import write_atomic
-from ..errors import CacheWarning
-from ..frontend.captures import walk
+from ..codegen.bindings import private_copy
+from ..codegen.emit import import_module, write_atomic
+from ..errors import CacheWarning, CuvilInternalError
+from ..frontend.captures import follow
 from ..options import Options
-
-FORMAT = 1  # bump when the entry layout or the meaning of a key part changes
-
-_fallback_root: Path | None = None
-
-
-def cache_root() -> Path:
-    """`$CUVIL_CACHE_DIR`, else `$XDG_CACHE_HOME/cuvil`, else `~/.cache/cuvil`; a private temporary directory
-    (with a `CacheWarning`, once) when that one cannot be written."""
-    global _fallback_root
-    configured = os.environ.get("CUVIL_CACHE_DIR")
-    if configured:
-        root = Path(configured)
-    else:
-        root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cuvil"
-    try:
-        root.mkdir(parents=True, exist_ok=True)
-        probe = root / f".probe-{os.getpid()}"
-        probe.write_text("")
-        probe.unlink()
-        return root
-    except OSError as exc:
-        if _fallback_root is None:
-            _fallback_root = Path(tempfile.mkdtemp(prefix="cuvil-cache-"))
-            warnings.warn(
-                f"cannot write the Cuvil cache at {root} ({exc.strerror}); compiled code is cached in "
-                f"{_fallback_root} for this process only. Set CUVIL_CACHE_DIR to a writable directory.",
-                CacheWarning,
-                stacklevel=4,
-            )
-        return _fallback_root
-
-
-@functools.cache
-def _compiler_fingerprint() -> str:
-    """Cuvil's own code, by file sizes and modification times: a changed compiler never reuses old output."""
-    package = Path(__file__).resolve().parent.parent
-    stats = sorted((str(p.relative_to(package)), p.stat().st_size, p.stat().st_mtime_ns)
-                   for p in package.rglob("*.py"))
-    return _digest(stats)
-
-
-def _digest(parts: Any) -> str:
-    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
-
-
-def _value_part(value: object) -> Any:
-    binding = bind(value)
-    if isinstance(binding, Literal):
-        return ["literal", type(value).__name__, binding.text]
-    if isinstance(binding, Import):
-        return ["import", binding.module, binding.attr]
-    if isinstance(binding, Callee):  # its own record is among the key's functions
-        return ["function", binding.function.__code__.co_filename, binding.function.__qualname__]
-    if isinstance(binding, Injected):
-        if isinstance(value, numba.core.dispatcher.Dispatcher):
-            return ["numba", _function_record(value.py_func)]
-        array = np.asarray(value)
-        return ["value", array.dtype.str, list(array.shape), hashlib.sha256(array.tobytes()).hexdigest()]
-    return ["unsupported", type(value).__qualname__]
-
-
-def _function_record(fn: types.FunctionType) -> Any:
-    try:
-        lines, first = inspect.getsourcelines(fn)
-    except (OSError, TypeError):
-        lines, first = [], 0
-    return {
-        "qualname": fn.__qualname__,
-        "file": fn.__code__.co_filename,
-        "first_line": first,
-        "source": "".join(lines),
-        "defaults": [_value_part(d) for d in fn.__defaults__ or ()],
-    }
-
-
-def key(fn: types.FunctionType, options: Options, shapes: Any = ()) -> str:
-    """The cache key of a compiled module, a hash of these named parts:
-
-    - `format`, `cuvil` (version and a fingerprint of its files), `python`, `numba`, `numpy`: what changes
-      generated code or its meaning;
-    - `options`: every field of `Options`;
-    - `shapes`: the variant's specialization: per parameter its rank and static dims (compiler.Specialization);
-    - `functions`: the entry function's and every callee's qualified name, file, first line (origins and error
-      lines depend on it), raw source text and defaults;
-    - `captured`: every value they capture, by path (`helper.K`), found as the guards find them
-      (frontend/captures.walk): literals by value, modules and library functions by import path, arrays by
-      dtype, shape and a hash of their bytes, callees by name (their records are in `functions`).
-
-    Deliberately left out: the CST (derived from the source); the CPU model (Numba's own cache keys its
-    machine code by it); values of names the function never reads.
-    """
-    parts = {
-        "format": FORMAT,
-        "cuvil": [__version__, _compiler_fingerprint()],
-        "python": list(sys.version_info[:2]),
-        "numba": numba.__version__,
-        "numpy": np.__version__,
-        "options": options.key(),
-        "shapes": shapes,
-        "functions": [_function_record(f) for f in _functions(fn)],
-        "captured": [[".".join(path), _value_part(value)] for path, _, _, value in walk(fn, callee_function)],
-    }
-    return _digest(parts)
-
-
-def _functions(fn: types.FunctionType) -> list[types.FunctionType]:
-    """`fn` and every function compiled with it."""
-    found = [fn]
-    for _, _, _, value in walk(fn, callee_function):
-        callee = callee_function(value)
-        if callee is not None and callee not in found:
-            found.append(callee)
-    return found
-
-
-def source_key(fn: types.FunctionType) -> str:
-    """Identifies a function's text alone: source that passed the subset check once need not be parsed again."""
-    try:
-        text = inspect.getsource(fn)
-    except (OSError, TypeError):
-        text = ""
-    return _digest([FORMAT, __version__, _compiler_fingerprint(), fn.__code__.co_filename, text])[:32]
-
-
-def was_validated(fn: types.FunctionType) -> bool:
-    return (cache_root() / "validated" / source_key(fn)).exists()
-
-
-def mark_validated(fn: types.FunctionType) -> None:
-    folder = cache_root() / "validated"
-    try:
-        folder.mkdir(exist_ok=True)
-        (folder / source_key(fn)).touch()
-    except OSError:
-        pass  # only an optimisation of the next start
+from . import cache_root
 
 
 @dataclasses.dataclass(frozen=True)
@@ -176,15 +44,19 @@ class Meta:
     normalized: str
     cfg: str
     sha256: str  # of the module file
+    loops: list[str] = dataclasses.field(default_factory=list)  # per range loop: parallel or serial, and why
 
 
 @dataclasses.dataclass(frozen=True)
 class Entry:
     folder: Path
+    writable: bool = True  # False in a trusted read-only cache: loaded, never written
 
     @classmethod
     def for_key(cls, fn: types.FunctionType, key: str) -> Entry:
-        return cls(cache_root() / f"{fn.__name__}-{key[:20]}")  # a function's entries sort together
+        """The entry for `key` in the cache root (which may be the private directory)."""
+        root = cache_root.root()
+        return cls(root.path / f"{fn.__name__}-{key[:20]}", root.writable)  # a function's entries sort together
 
     @property
     def module_path(self) -> Path:
@@ -194,11 +66,31 @@ class Entry:
     def meta_path(self) -> Path:
         return self.folder / "meta.json"
 
+    def untrusted(self) -> str | None:
+        """Why this entry must not be loaded (another user owns or can write part of it), or None."""
+        try:
+            if not os.path.lexists(self.folder):
+                return None
+            problem = cache_root.untrusted(self.folder, file=False)
+            if problem or not self.folder.is_dir():
+                return problem
+            private = cache_root.is_private(self.folder.parent)
+            numba_dir = self.folder / "__pycache__"
+            for path in (self.module_path, self.meta_path, numba_dir,
+                         *(sorted(numba_dir.iterdir()) if numba_dir.is_dir() else ())):
+                if os.path.lexists(path):
+                    problem = cache_root.untrusted(path, file=path.is_file(), private_root=private)
+                    if problem:
+                        return problem
+        except OSError as exc:
+            return f"it cannot be inspected ({exc})"
+        return None
+
     def read(self) -> tuple[Meta, str] | None:
         """The stored meta and module text, or None (missing; or corrupt, with a warning)."""
-        if not self.meta_path.exists():
-            return None
         try:
+            if not self.meta_path.is_file():
+                return None
             raw = json.loads(self.meta_path.read_text(encoding="utf-8"))
             meta = Meta(
                 entry=raw["entry"],
@@ -207,19 +99,181 @@ class Entry:
                 normalized=raw["normalized"],
                 cfg=raw["cfg"],
                 sha256=raw["sha256"],
+                loops=list(raw.get("loops", [])),
             )
             source = self.module_path.read_text(encoding="utf-8")
             if hashlib.sha256(source.encode()).hexdigest() != meta.sha256:
                 raise ValueError("the module file does not match its recorded hash")
+            if not re.search(rf"^def {re.escape(meta.entry)}\(", source, re.M):
+                raise ValueError(f"the module defines no function {meta.entry!r}")
+            missing = [n for n in meta.injected if f"\n# {n}: " not in source]
+            if missing:
+                raise ValueError(f"the module declares no injected name {missing[0]!r}")
             return meta, source
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            warnings.warn(
-                f"ignoring a corrupt Cuvil cache entry {self.folder} ({exc}); recompiling", CacheWarning, stacklevel=4
-            )
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            _warn(f"ignoring a corrupt Cuvil cache entry {self.folder} ({exc}); recompiling")
             return None
 
     def write(self, meta: Meta, source: str) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        if not (self.module_path.exists() and self.module_path.read_text(encoding="utf-8") == source):
-            write_atomic(self.module_path, source)  # rewriting an equal file would void Numba's cache
+        if not self.folder.parent.is_dir():
+            _warn(f"the Cuvil cache directory {self.folder.parent} was removed while in use; recreating it")
+            self.folder.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.folder.mkdir(mode=0o700, exist_ok=True)
+        try:
+            same = self.module_path.read_text(encoding="utf-8") == source
+        except (OSError, ValueError):
+            same = False
+        if not same:  # rewriting an equal file would void Numba's cache
+            write_atomic(self.module_path, source)
         write_atomic(self.meta_path, json.dumps(dataclasses.asdict(meta), indent=1))
+
+
+def find(fn: types.FunctionType, key: str) -> Entry:
+    """The entry to read for `key`: in the cache root if it can be trusted, else in the private directory."""
+    entry = Entry.for_key(fn, key)
+    problem = entry.untrusted()
+    if problem is None:
+        return entry
+    private = cache_root.private() / entry.folder.name
+    _warn(f"not loading the Cuvil cache entry {entry.folder}: {problem}. Cached code is executed, so only files "
+          f"of yours that no one else can write are loaded (remove it: rm -rf {entry.folder}); using {private}")
+    return Entry(private)
+
+
+def store(entry: Entry, meta: Meta, source: str) -> Entry | None:
+    """Write the module; the entry it went to (a private one if `entry` is read-only), or None with a warning
+    when the disk cannot hold it (the module then lives in memory only)."""
+    if not entry.writable:
+        entry = Entry(cache_root.write_root() / entry.folder.name)
+    try:
+        entry.write(meta, source)
+        return entry
+    except OSError as exc:
+        error = exc
+    if os.path.lexists(entry.folder) and not entry.folder.is_dir():
+        try:
+            entry.folder.unlink()
+            entry.write(meta, source)
+            _warn(f"replaced a file that stood where the Cuvil cache entry {entry.folder} belongs")
+            return entry
+        except OSError as exc:
+            error = exc
+    _warn(f"cannot write the Cuvil cache entry {entry.folder} ({error}); the compiled code stays in memory "
+          "for this process")
+    return None
+
+
+@dataclasses.dataclass(frozen=True)
+class Loaded:
+    function: Any  # the Numba dispatcher of the entry function
+    meta: Meta
+    source: str
+    path: Path  # the module's file name (diagnose.py maps its lines back to the user's)
+    where: str  # "disk" or "miss"
+    seconds: dict[str, float]
+
+
+def load(fn: types.FunctionType, options: Options, key: str, specialization: tuple[Any, ...]) -> Loaded:
+    """The compiled module for `key`: from the disk if a trusted, intact entry holds it, else compiled
+    (`specialization`: the arguments of compiler.Specialization)."""
+    entry = find(fn, key)
+    stored = entry.read()
+    if stored is not None:
+        function = _activate(fn, *stored, entry)
+        if function is not None:
+            return Loaded(function, *stored, entry.module_path, "disk", {})
+        _warn(f"ignoring the Cuvil cache entry {entry.folder}, which cannot be imported; recompiling")
+    from ..compiler import Specialization, generate  # imports libcst: only on a cache miss
+
+    generated = generate(fn, options, Specialization(*specialization))
+    source = generated.source
+    meta = Meta(generated.entry, generated.line_map, generated.injected, generated.normalized, generated.cfg,
+                hashlib.sha256(source.encode()).hexdigest(), generated.loops)
+    written = store(entry, meta, source)
+    function = _activate(fn, meta, source, written, path=entry.module_path)
+    if function is None:
+        raise CuvilInternalError("load", f"the module generated for {fn.__qualname__} cannot be imported")
+    return Loaded(function, meta, source, (written or entry).module_path, "miss", generated.seconds)
+
+
+def _activate(fn: types.FunctionType, meta: Meta, source: str, entry: Entry | None,
+              path: Path | None = None) -> Any | None:
+    """The module's entry function, imported from the entry's file (Numba caches the machine code beside it),
+    else from memory (with a warning); None if the module cannot be imported at all."""
+    if entry is not None:
+        try:
+            module = import_module(entry.module_path, source, _injected(fn, meta))
+            function = getattr(module, meta.entry)
+            for value in vars(module).values():
+                if getattr(getattr(value, "py_func", None), "__module__", None) == module.__name__:
+                    _guard_numba_cache(value, entry.folder)
+            return function
+        except Exception as exc:  # e.g. Numba finds no cache location: the file was removed meanwhile
+            _warn(f"cannot load the Cuvil cache entry {entry.folder} ({type(exc).__name__}: {exc}); the "
+                  "compiled code stays in memory for this process")
+            path = entry.module_path
+    assert path is not None
+    sys.modules.pop(path.stem, None)
+    try:
+        module = import_module(path, _in_memory(source), _injected(fn, meta))
+        return getattr(module, meta.entry)
+    except Exception:
+        sys.modules.pop(path.stem, None)
+        return None
+
+
+def _injected(fn: types.FunctionType, meta: Meta) -> dict[str, object]:
+    copies: dict[int, object] = {}
+    return {name: private_copy(follow(fn, path), copies) for name, path in meta.injected.items()}
+
+
+def _in_memory(source: str) -> str:
+    """The module with Numba's disk cache off: nothing is read from the entry's folder or written to it."""
+    return re.sub(r"^(@numba\.\w+\(.*)\bcache=True\b", r"\1cache=False", source, flags=re.M)
+
+
+def _guard_numba_cache(dispatcher: Any, folder: Path) -> None:
+    inner = getattr(dispatcher, "_cache", None)
+    if inner is not None and hasattr(inner, "load_overload") and hasattr(inner, "cache_path"):
+        dispatcher._cache = _NumbaCache(inner, folder)
+
+
+class _NumbaCache:
+    """Numba's cache of one generated function, made unable to fail a call. Files it cannot read are one
+    warning and a recompile (they are removed, so the new machine code can be saved: Numba's save reads
+    the index first); a failed save is one warning, and the code stays in memory."""
+
+    def __init__(self, inner: Any, folder: Path):
+        self._inner, self._folder = inner, folder
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def load_overload(self, sig: Any, target_context: Any) -> Any:
+        try:
+            return self._inner.load_overload(sig, target_context)
+        except Exception as exc:
+            _warn(f"ignoring unreadable Numba cache files in {self._inner.cache_path} ({type(exc).__name__}: "
+                  f"{exc}); recompiling")
+            try:
+                os.unlink(self._inner._cache_file._index_path)
+            except (AttributeError, OSError):
+                self._inner.disable()
+            return None
+
+    def save_overload(self, sig: Any, data: Any) -> None:
+        if not self._folder.is_dir():  # removed during the compile: Numba would recreate it, mode and all
+            _warn(f"the Cuvil cache entry {self._folder} was removed during the compile; the compiled code "
+                  "stays in memory for this process")
+            self._inner.disable()
+            return
+        try:
+            self._inner.save_overload(sig, data)
+        except Exception as exc:
+            _warn(f"cannot save Numba's cache files in {self._inner.cache_path} ({type(exc).__name__}: {exc}); "
+                  "the compiled code stays in memory for this process")
+            self._inner.disable()
+
+
+def _warn(message: str) -> None:
+    warnings.warn(message, CacheWarning, stacklevel=5)

@@ -14,12 +14,11 @@ import types
 import warnings
 from typing import Any
 
-import numpy as np
 from numba.core.errors import NumbaError
 
-from ..errors import CuvilError, CuvilWarning, RecompileWarning
+from ..errors import CuvilError, RecompileWarning
 from ..options import Options, config
-from . import adapters, cache, diagnose, events, guards, mathlib  # noqa: F401 (mathlib registers overloads)
+from . import adapters, cache, cache_key, cache_markers, diagnose, events, guards, mathlib  # noqa: F401 (mathlib registers overloads)
 from .events import CompileEvent
 from .guards import MISS
 from .policy import DimPolicy
@@ -57,14 +56,15 @@ class Dispatcher:
         self._entries: tuple[Any, ...] = ()  # their `enter` functions, for the call path
         self._policy = DimPolicy(options.dynamic, config.recompile_limit)
         self._signature = inspect.signature(fn)
+        self._defaults = fn.__defaults__
         self._names = list(self._signature.parameters)
         self._disabled = os.environ.get("CUVIL_DISABLE_JIT", "") not in ("", "0")
         functools.update_wrapper(self, fn)
-        if not self._disabled and not cache.was_validated(fn):
+        if not self._disabled and not cache_markers.was_validated(fn):
             from ..compiler import validate  # imports libcst: only on a cold start
 
             validate(fn)
-            cache.mark_validated(fn)
+            cache_markers.mark_validated(fn)
 
     def __repr__(self) -> str:
         return f"<cuvil.jit {self.py_func.__qualname__} target={self.options.target}>"
@@ -84,6 +84,8 @@ class Dispatcher:
         if self._disabled:
             return self.py_func(*args, **kwargs)
         if kwargs or len(args) != len(self._names):
+            if self.py_func.__defaults__ is not self._defaults:  # Python reads __defaults__ at each call
+                self._signature, self._defaults = inspect.signature(self.py_func), self.py_func.__defaults__
             bound = self._signature.bind(*args, **kwargs)
             bound.apply_defaults()
             args = tuple(bound.arguments.values())
@@ -124,7 +126,7 @@ class Dispatcher:
                 None if a.shape is None else tuple(static.get((i, k)) for k in range(len(a.shape)))
                 for i, a in enumerate(arg_guards)
             )
-            key = cache.key(self.py_func, self.options, shapes)
+            key = cache_key.key(self.py_func, self.options, shapes)
             seconds = dict.fromkeys(events.STAGES, 0.0)
             where = "memory"
             if key not in _memory:
@@ -132,7 +134,7 @@ class Dispatcher:
                 seconds.update(stage_seconds)
             numba_dispatcher, meta, source = _memory[key]
             guard = guards.Guard(arg_guards, static, guards.global_guards(self.py_func))
-            _warn_frozen_arrays(guard)
+            guards.warn_unfrozen_arrays(guard.globals)
             backend = time.perf_counter()
             try:
                 impl = numba_dispatcher.compile(tuple(a.numba_type for a in arg_guards))
@@ -157,29 +159,11 @@ class Dispatcher:
 
     def _load_or_generate(self, key: str, shapes: Any) -> tuple[str, dict[str, float]]:
         """Fill the memory cache for `key` from the disk, or by running the compiler."""
-        from ..codegen.emit import import_module
-
-        entry = cache.Entry.for_key(self.py_func, key)
-        stored = entry.read()
-        where, seconds = "disk", {}
-        if stored is None:
-            from ..compiler import Specialization, generate  # imports libcst: only on a cache miss
-
-            generated = generate(self.py_func, self.options, Specialization(shapes))
-            seconds = generated.seconds
-            source = generated.source
-            meta = cache.Meta(generated.entry, generated.line_map, generated.injected, generated.normalized,
-                              generated.cfg, cache.hashlib.sha256(source.encode()).hexdigest())
-            entry.write(meta, source)
-            where = "miss"
-        else:
-            meta, source = stored
-        injected = {name: _follow(self.py_func, path) for name, path in meta.injected.items()}
-        module = import_module(entry.module_path, source, injected)
-        diagnose.line_maps[entry.module_path.name] = meta.line_map
-        events.log_codegen(self.py_func.__qualname__, entry.module_path)
-        _memory[key] = (getattr(module, meta.entry), meta, source)
-        return where, seconds
+        loaded = cache.load(self.py_func, self.options, key, shapes)
+        diagnose.line_maps[loaded.path.name] = loaded.meta.line_map
+        events.log_codegen(self.py_func.__qualname__, loaded.path)
+        _memory[key] = (loaded.function, loaded.meta, loaded.source)
+        return loaded.where, loaded.seconds
 
     def source(self, stage: str = "kernel") -> str:
         """The text of a stage for the newest variant (before any call: the fully dynamic one), each
@@ -190,7 +174,7 @@ class Dispatcher:
             meta, text = self._variants[0].meta, self._variants[0].source
         else:
             with _lock:
-                key = cache.key(self.py_func, self.options)
+                key = cache_key.key(self.py_func, self.options)
                 if key not in _memory:
                     self._load_or_generate(key, ())
                 _, meta, text = _memory[key]
@@ -203,28 +187,3 @@ class Dispatcher:
             [*v.guard.items(), "came in as " + ", ".join(f"{n}={k}" for n, k in zip(self._names, v.kinds))]
             for v in self._variants
         ]
-
-
-def _warn_frozen_arrays(guard: guards.Guard) -> None:
-    for g in guard.globals:
-        value = g.expected
-        if isinstance(value, np.ndarray) and value.flags.writeable:
-            warnings.warn(
-                f"global array '{g.path}' is compiled in as a constant: changes made to it in place later are "
-                f"not seen (rebinding the name is). Pass it as an argument, or make it read-only "
-                f"({g.path.split('.')[-1]}.flags.writeable = False) to say it is a constant",
-                CuvilWarning,
-                stacklevel=5,
-            )
-
-
-def _follow(fn: types.FunctionType, path: tuple[str, ...]) -> object:
-    """The value reached from `fn` through captured names: ("helper", "TABLE") is helper's global TABLE."""
-    from ..frontend.captures import lookup
-
-    value: Any = fn
-    for name in path:
-        if getattr(value, "__cuvil_jit__", False):
-            value = value.py_func
-        value = lookup(value, name)
-    return value

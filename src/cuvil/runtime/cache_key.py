@@ -1,0 +1,130 @@
+"""The disk-cache key: what a generated module and its machine code depend on, hashed.
+
+Computed from raw source text, options and the values read (bytecode, frontend/captures.walk), never from
+the CST, so a warm start imports neither libcst nor the normalizer (measured: `import libcst` alone costs
+~0.4 s).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import inspect
+import json
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+
+from .. import __version__
+from ..codegen.bindings import Callee, Import, Injected, Literal, bind, callee_function, compiled_in
+from ..frontend.captures import walk
+from ..options import Options
+
+FORMAT = 2  # bump when the entry layout or the meaning of a key part changes
+
+
+def key(fn: types.FunctionType, options: Options, shapes: Any = ()) -> str:
+    """The cache key of a compiled module, a hash of these named parts:
+
+    - `format`, `cuvil` (version and a fingerprint of its files), `python`, `numba`, `numpy`: what changes
+      generated code or its meaning;
+    - `options`: every field of `Options`;
+    - `shapes`: the variant's specialization: per parameter its rank and static dims (compiler.Specialization);
+    - `functions`: the entry function's and every callee's qualified name, file, first line (origins and error
+      lines depend on it), raw source text and defaults (their values: Python computed them when the `def`
+      ran, and the generated code holds those values);
+    - `captured`: every value read from outside, by path, found by the traversal the guards use
+      (frontend/captures.walk) in the entry function, its callees and the user's `numba.njit` helpers they
+      call (Numba freezes those helpers' globals too): globals and closure variables; attributes of the
+      user's modules read through them, as far as the chain goes (`cfg.SCALE`, `pkg.sub.K`); each function's
+      `__defaults__`. Literals by type and value, modules and library functions by import path, arrays by
+      dtype, shape and a hash of their bytes, callees by name (their records are in `functions`), Numba
+      helpers by their source.
+
+    Deliberately left out: the CST (derived from the source); the CPU model (Numba's own cache keys its
+    machine code by it); values of names the function never reads; attributes of library modules (numpy,
+    math: fixed by their versions, and `numpy` is a part); builtins the code calls (Python's own; a global
+    that shadows one is a captured value, and the guards see one that comes to shadow it later);
+    `__kwdefaults__` (the subset has no keyword-only parameters).
+    """
+    reads = list(walk(fn, compiled_in))
+    parts = {
+        "format": FORMAT,
+        "cuvil": [__version__, _compiler_fingerprint()],
+        "python": list(sys.version_info[:2]),
+        "numba": numba.__version__,
+        "numpy": np.__version__,
+        "options": options.key(),
+        "shapes": shapes,
+        "functions": [_function_record(f) for f in _functions(fn, reads)],
+        "captured": [[r.label, _value_part(r.value)] for r in reads if r.kind != "builtin"],
+    }
+    return _digest(parts)
+
+
+def source_key(fn: types.FunctionType) -> str:
+    """Identifies a function's text alone: source that passed the subset check once need not be parsed again."""
+    try:
+        text = inspect.getsource(fn)
+    except (OSError, TypeError):
+        text = ""
+    return _digest([FORMAT, __version__, _compiler_fingerprint(), fn.__code__.co_filename, text])[:32]
+
+
+@functools.cache
+def _compiler_fingerprint() -> str:
+    """Cuvil's own code, by file sizes and modification times: a changed compiler never reuses old output."""
+    package = Path(__file__).resolve().parent.parent
+    stats = sorted((str(p.relative_to(package)), p.stat().st_size, p.stat().st_mtime_ns)
+                   for p in package.rglob("*.py"))
+    return _digest(stats)
+
+
+def _digest(parts: Any) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _value_part(value: object) -> Any:
+    if type(value) is tuple:  # defaults: item by item (an array among literals is hashed by its bytes)
+        return ["tuple", [_value_part(v) for v in value]]
+    binding = bind(value)
+    if isinstance(binding, Literal):
+        return ["literal", type(value).__name__, binding.text]
+    if isinstance(binding, Import):
+        return ["import", binding.module, binding.attr]
+    if isinstance(binding, Callee):  # its own record is among the key's functions
+        return ["function", binding.function.__code__.co_filename, binding.function.__qualname__]
+    if isinstance(binding, Injected):
+        if isinstance(value, numba.core.dispatcher.Dispatcher):
+            return ["numba", _function_record(value.py_func)]
+        array = np.asarray(value)
+        return ["value", array.dtype.str, list(array.shape), hashlib.sha256(array.tobytes()).hexdigest()]
+    return ["unsupported", type(value).__qualname__]
+
+
+def _function_record(fn: types.FunctionType) -> Any:
+    try:
+        lines, first = inspect.getsourcelines(fn)
+    except (OSError, TypeError):
+        lines, first = [], 0
+    return {
+        "qualname": fn.__qualname__,
+        "file": fn.__code__.co_filename,
+        "first_line": first,
+        "source": "".join(lines),
+        "defaults": [_value_part(d) for d in fn.__defaults__ or ()],
+    }
+
+
+def _functions(fn: types.FunctionType, reads: list) -> list[types.FunctionType]:
+    """`fn` and every function compiled with it."""
+    found = [fn]
+    for read in reads:
+        callee = callee_function(read.value) if read.kind != "builtin" else None
+        if callee is not None and callee not in found:
+            found.append(callee)
+    return found

@@ -1,0 +1,342 @@
+"""Guards see every value compiled code reads (issue 8 §4): module attributes, the globals of Numba helpers,
+defaults, builtins and read-only arrays — a change recompiles with its reason, never a stale answer."""
+
+from __future__ import annotations
+
+import itertools
+import sys
+import textwrap
+import warnings
+
+import numba
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cuvil
+from tests.helpers import define
+
+_names = itertools.count()
+
+
+@pytest.fixture
+def user_module(tmp_path, monkeypatch):
+    """`make(text)` writes a module file of the user's (outside site-packages) and imports it by a unique name."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    made = []
+
+    def make(text: str, package: str | None = None):
+        name = f"user_mod_{next(_names)}"
+        if package:  # `package` holds `text` as its submodule `sub`
+            (tmp_path / name / "sub").mkdir(parents=True)
+            (tmp_path / name / "__init__.py").write_text("")
+            (tmp_path / name / "sub" / "__init__.py").write_text(textwrap.dedent(text))
+        else:
+            (tmp_path / f"{name}.py").write_text(textwrap.dedent(text))
+        made.append(name)
+        module = __import__(f"{name}.sub" if package else name)
+        return module
+
+    yield make
+    for name in made:
+        for key in [k for k in sys.modules if k == name or k.startswith(name + ".")]:
+            del sys.modules[key]
+
+
+def _reasons(fn) -> list[str]:
+    return [c.reason for c in cuvil.explain(fn).compiles]
+
+
+def test_module_attribute_changed_in_process_recompiles(user_module):
+    cfg = user_module("SCALE = 2.0\n")
+    fn = define("""
+        def f(x):
+            return x * cfg.SCALE
+        """, env={"cfg": cfg})
+    jitted = cuvil.jit(fn)
+    assert jitted(3.0) == fn(3.0) == 6.0  # first call
+    assert jitted(3.0) == 6.0  # guard hit
+    cfg.SCALE = 5.0
+    assert jitted(3.0) == fn(3.0) == 15.0  # guard miss
+    assert _reasons(jitted) == ["first call", "global cfg.SCALE: 5.0 != 2.0 (guard of variant #1)"]
+
+
+def test_module_attribute_of_a_submodule_recompiles(user_module):
+    sub = user_module("K = 3\n", package=True)
+    pkg = sys.modules[sub.__name__]
+    fn = define("""
+        def f(x):
+            return x + pkg.sub.K
+        """, env={"pkg": pkg})
+    jitted = cuvil.jit(fn)
+    assert jitted(1) == 4
+    pkg.sub.K = 10
+    assert jitted(1) == fn(1) == 11
+    assert _reasons(jitted)[1] == "global pkg.sub.K: 10 != 3 (guard of variant #1)"
+
+
+def test_module_attribute_read_by_a_callee_and_through_a_closure_recompiles(user_module):
+    consts = user_module("OFFSET = 1\n")
+    helper = define("""
+        def shift(x):
+            return x + consts.OFFSET
+        """, env={"consts": consts})
+
+    def make(module):
+        def f(x):
+            return shift(x) * module.OFFSET
+        return f
+
+    fn = make(consts)
+    fn.__globals__["shift"] = helper
+    jitted = cuvil.jit(fn)
+    assert jitted(1) == fn(1) == 2
+    consts.OFFSET = 3
+    assert jitted(1) == fn(1) == 12
+    assert len(_reasons(jitted)) == 2 and "OFFSET: 3 != 1" in _reasons(jitted)[1]
+
+
+def test_library_module_attributes_are_constants_not_guards():
+    fn = cuvil.jit(define("""
+        import math
+        def f(x):
+            return x * math.pi
+        """))
+    fn(1.0)
+    guard = cuvil.explain(fn).guards[0]
+    assert any(item.startswith("global math is <module at") for item in guard)
+    assert not any("math.pi" in item for item in guard)
+
+
+def test_module_attribute_edited_in_another_file_is_a_miss_in_the_next_process(tmp_path):
+    (tmp_path / "consts.py").write_text("OFFSET = 1.0\n")
+    (tmp_path / "main.py").write_text(textwrap.dedent("""
+        import numpy as np
+        import cuvil
+        import consts
+
+        @cuvil.jit
+        def f(x):
+            return x + consts.OFFSET
+
+        print(f(1.0), cuvil.explain(f).compiles[0].cache)
+        """))
+    assert _run(tmp_path) == ["2.0", "miss"]
+    assert _run(tmp_path) == ["2.0", "disk"]
+    (tmp_path / "consts.py").write_text("OFFSET = 5.0\n")
+    assert _run(tmp_path) == ["6.0", "miss"]
+
+
+def test_numba_helper_global_edited_in_another_file_is_a_miss_in_the_next_process(tmp_path):
+    (tmp_path / "consts.py").write_text("OFFSET = 1.0\n")
+    (tmp_path / "helpers.py").write_text(textwrap.dedent("""
+        import numba
+        import consts
+        from consts import OFFSET
+
+        @numba.njit(cache=True)
+        def shift(x):
+            return x + OFFSET + consts.OFFSET
+        """))
+    (tmp_path / "main.py").write_text(textwrap.dedent("""
+        import cuvil
+        from helpers import shift
+
+        @cuvil.jit
+        def f(x):
+            return shift(x) * 2.0
+
+        print(f(1.0), cuvil.explain(f).compiles[0].cache)
+        """))
+    assert _run(tmp_path) == ["6.0", "miss"]
+    assert _run(tmp_path) == ["6.0", "disk"]
+    (tmp_path / "consts.py").write_text("OFFSET = 2.0\n")
+    assert _run(tmp_path) == ["10.0", "miss"]
+
+
+def _run(folder) -> list[str]:
+    import os
+    import subprocess
+
+    env = {**os.environ, "CUVIL_CACHE_DIR": str(folder / "cache"), "NUMBA_CACHE_DIR": str(folder / "numba"),
+           "PYTHONPATH": os.pathsep.join([str(folder), *sys.path])}
+    done = subprocess.run([sys.executable, str(folder / "main.py")], env=env, capture_output=True, text=True,
+                          timeout=180, cwd=folder)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+def test_numba_helper_global_changed_in_process_recompiles_with_fresh_machine_code(user_module):
+    helpers = user_module("""
+        import numba
+        OFFSET = 1.0
+
+        @numba.njit
+        def shift(x):
+            return x + OFFSET
+        """)
+    fn = define("""
+        def f(x):
+            return shift(x)
+        """, env={"shift": helpers.shift})
+    jitted = cuvil.jit(fn)
+    assert jitted(1.0) == 2.0
+    helpers.OFFSET = 100.0
+    assert jitted(1.0) == helpers.shift.py_func(1.0) == 101.0  # Numba's own `shift` still answers 2.0
+    assert _reasons(jitted)[1] == "global shift.OFFSET: 100.0 != 1.0 (guard of variant #1)"
+
+
+def test_callee_defaults_are_the_values_of_when_def_ran():
+    fn = define("""
+        D0 = 1.0
+        def h(x, k=D0):
+            return x + k
+        def f(x):
+            return h(x)
+        D0 = 5.0
+        """, "f")
+    jitted = cuvil.jit(fn)
+    assert jitted(1.0) == fn(1.0) == 2.0
+    assert "def h(x, k=1.0)" in jitted.source()
+
+
+def test_callee_defaults_changed_after_a_compile_recompile():
+    fn = define("""
+        def h(x, k=1.0):
+            return x + k
+        def f(x):
+            return h(x)
+        """, "f")
+    jitted = cuvil.jit(fn)
+    assert jitted(1.0) == 2.0
+    fn.__globals__["h"].__defaults__ = (7.0,)
+    assert jitted(1.0) == fn(1.0) == 8.0
+    assert _reasons(jitted)[1] == "defaults h.__defaults__: (7.0,) != (1.0,) (guard of variant #1)"
+
+
+def test_entry_defaults_changed_after_a_compile_are_used():
+    fn = define("""
+        def f(x, k=1.0):
+            return x + k
+        """)
+    jitted = cuvil.jit(fn)
+    assert jitted(1.0) == 2.0
+    fn.__defaults__ = (3.0,)
+    assert jitted(1.0) == fn(1.0) == 4.0
+    assert jitted(1.0, 0.5) == 1.5
+    fn.__defaults__ = (3,)  # another type: another variant
+    assert jitted(1.0) == fn(1.0) == 4.0 and type(jitted(1.0)) is float
+    assert len(_reasons(jitted)) == 3
+
+
+def test_array_default_of_a_callee_is_passed_by_identity():
+    table = np.arange(3.0)
+    table.flags.writeable = False
+    fn = define("""
+        def pick(i, t=TABLE):
+            return t[i]
+        def f(i):
+            return pick(i)
+        """, "f", env={"TABLE": table})
+    jitted = cuvil.jit(fn)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert jitted(2) == 2.0
+
+
+def test_builtin_shadowed_after_the_first_call_recompiles():
+    fn = define("""
+        def f(a):
+            return len(a)
+        """)
+    jitted = cuvil.jit(fn)
+    a = np.ones(3)
+    assert jitted(a) == 3
+    assert jitted(a) == 3
+    fn.__globals__["len"] = define("""
+        def my_len(a):
+            return 42
+        """)
+    assert jitted(a) == fn(a) == 42
+    assert _reasons(jitted)[1].startswith("global len: <function at")
+    assert "shadows the builtin" in _reasons(jitted)[1]
+    del fn.__globals__["len"]
+    assert jitted(a) == fn(a) == 3
+
+
+def test_read_only_global_array_made_writable_again_recompiles():
+    table = np.arange(3.0)
+    table.flags.writeable = False
+    fn = define("""
+        def f(i):
+            return TABLE[i]
+        """, env={"TABLE": table})
+    jitted = cuvil.jit(fn)
+    assert jitted(0) == 0.0
+    table.flags.writeable = True
+    table[0] = 99.0
+    with pytest.warns(cuvil.CuvilWarning, match="global array 'TABLE' is compiled in as a constant"):
+        assert jitted(0) == fn(0) == 99.0
+    assert _reasons(jitted)[1] == (
+        "global TABLE: writable again (compiled in as a read-only constant) (guard of variant #1)")
+
+
+def test_read_only_view_of_a_writable_array_is_not_a_constant():
+    base = np.arange(3.0)
+    view = base[:]
+    view.flags.writeable = False
+    fn = cuvil.jit(define("""
+        def f(i):
+            return VIEW[i]
+        """, env={"VIEW": view}))
+    with pytest.warns(cuvil.CuvilWarning, match="global array 'VIEW' is compiled in as a constant"):
+        fn(0)
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.lists(st.sampled_from([1.0, 2.0, 2, 3.5]), min_size=1, max_size=6))
+def test_module_attribute_sequences_match_python(values):
+    """Any sequence of rebindings of a module attribute: each call answers as Python does, and a variant is
+    compiled exactly for each value (with its type) not seen before."""
+    import types
+
+    cfg = types.ModuleType(f"cfg_{next(_names)}")
+    sys.modules[cfg.__name__] = cfg
+    try:
+        cfg.K = values[0]
+        fn = define("""
+            def f(x):
+                return x * cfg.K
+            """, env={"cfg": cfg})
+        jitted = cuvil.jit(fn)
+        for value in values:
+            cfg.K = value
+            result = jitted(3)
+            assert result == fn(3) and type(result) is type(fn(3))
+        assert len(cuvil.explain(jitted).compiles) == _expected_compiles(values)
+    finally:
+        del sys.modules[cfg.__name__]
+
+
+def _expected_compiles(values) -> int:
+    """A value seen before matches the variant compiled for it (2 and 2.0 are different values here)."""
+    return len({(type(v), v) for v in values})
+
+
+def test_numba_helper_in_another_module_keeps_its_own_globals(user_module):
+    helpers = user_module("""
+        import numba
+        K = 2.0
+
+        @numba.njit
+        def twice(x):
+            return x * K
+        """)
+    fn = cuvil.jit(define("""
+        K = 100.0
+        def f(x):
+            return twice(x) + K
+        """, env={"twice": helpers.twice}))
+    assert fn(1.0) == 102.0
+    assert isinstance(helpers.twice, numba.core.dispatcher.Dispatcher)
