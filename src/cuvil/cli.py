@@ -36,7 +36,7 @@ def _inspect(args: argparse.Namespace) -> int:
 
 
 def _cache(args: argparse.Namespace) -> int:
-    from .runtime.cache import cache_root
+    from .runtime.cache_root import cache_root
 
     root = cache_root()
     entries = [p for p in root.iterdir() if p.is_dir() and p.name != "validated"] if root.exists() else []
@@ -54,7 +54,7 @@ def _doctor(args: argparse.Namespace) -> int:
     import numpy
 
     from . import __version__
-    from .runtime.cache import cache_root
+    from .runtime.cache_root import cache_root
 
     print(f"cuvil {__version__}, python {sys.version.split()[0]}")
     print(f"numba {numba.__version__}, llvmlite {llvmlite.__version__}, numpy {numpy.__version__}")
