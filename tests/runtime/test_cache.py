@@ -1,8 +1,7 @@
-"""Disk cache: warm starts skip the front end; corrupt or unwritable caches never break a call."""
+"""Disk cache: warm starts skip the front end; the key changes with what the code depends on."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -10,10 +9,9 @@ import textwrap
 import warnings
 
 import numpy as np
-import pytest
 
 import cuvil
-from cuvil.runtime import cache
+from cuvil.runtime import cache_key, cache_root
 from tests.helpers import define
 
 PROGRAM = textwrap.dedent("""
@@ -46,6 +44,18 @@ def test_warm_start_reads_the_disk_and_never_imports_libcst(tmp_path):
     assert _run(path, tmp_path / "cache") == ["10.0", "disk", "False"]
 
 
+def test_warm_start_with_module_attributes_and_numba_helpers_never_imports_libcst(tmp_path):
+    (tmp_path / "consts.py").write_text("SCALE = 2.0\n")
+    (tmp_path / "helpers.py").write_text("import numba\nimport consts\n\n@numba.njit\ndef scale(x):\n"
+                                         "    return x * consts.SCALE\n")
+    path = tmp_path / "warm.py"
+    path.write_text(PROGRAM.replace("import cuvil", f"import cuvil\nsys.path.insert(0, {str(tmp_path)!r})\n"
+                                    "import consts\nfrom helpers import scale")
+                    .replace("s += x", "s += scale(x) + consts.SCALE"))
+    assert _run(path, tmp_path / "cache") == ["30.0", "miss", "True"]
+    assert _run(path, tmp_path / "cache") == ["30.0", "disk", "False"]
+
+
 def test_changed_source_is_a_miss(tmp_path):
     path = tmp_path / "changed.py"
     path.write_text(PROGRAM)
@@ -54,50 +64,20 @@ def test_changed_source_is_a_miss(tmp_path):
     assert _run(path, tmp_path / "cache") == ["20.0", "miss", "True"]
 
 
-def _entry(fn) -> cache.Entry:
-    """The entry of `fn` called with one scalar (no array shapes to specialize on)."""
-    return cache.Entry.for_key(fn.py_func, cache.key(fn.py_func, fn.options, (None,)))
-
-
-SOURCE = """
-    def f(a):
-        return a * 2
-    """
-
-
-@pytest.mark.parametrize("damage", ["meta-json", "meta-fields", "module-text"])
-def test_corrupt_entry_warns_and_recompiles(damage):
-    fn = define(SOURCE)
-    first = cuvil.jit(fn)
-    assert first(3) == 6
-    entry = _entry(first)
-    if damage == "meta-json":
-        entry.meta_path.write_text("{not json")
-    elif damage == "meta-fields":
-        entry.meta_path.write_text(json.dumps({"entry": "f"}))
-    else:
-        entry.module_path.write_text("def f(:\n")
-    from cuvil.runtime import dispatcher
-
-    dispatcher._memory.clear()
-    with pytest.warns(cuvil.CacheWarning, match="corrupt"):
-        again = cuvil.jit(fn)
-        assert again(4) == 8
-    assert cuvil.explain(again).compiles[0].cache == "miss"
-    assert entry.read() is not None  # repaired
-
-
 def test_unwritable_cache_dir_warns_and_still_compiles(tmp_path, monkeypatch):
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     monkeypatch.setenv("CUVIL_CACHE_DIR", str(blocker / "cache"))  # a directory inside a file: never writable
-    monkeypatch.setattr(cache, "_fallback_root", None)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        fn = cuvil.jit(define(SOURCE))
+        fn = cuvil.jit(define("""
+            def f(a):
+                return a * 2
+            """))
         assert fn(np.arange(3)).tolist() == [0, 2, 4]
     messages = [str(w.message) for w in caught if issubclass(w.category, cuvil.CacheWarning)]
     assert len(messages) == 1 and "cannot write the Cuvil cache" in messages[0]
+    assert str(cache_root.private()) in messages[0]
 
 
 def test_key_changes_with_captured_values_and_options():
@@ -106,8 +86,56 @@ def test_key_changes_with_captured_values_and_options():
         def f(x):
             return x + K
         """)
-    base = cache.key(fn, cuvil.Options())
-    assert cache.key(fn, cuvil.Options()) == base
-    assert cache.key(fn, cuvil.Options(fastmath=True)) != base
+    base = cache_key.key(fn, cuvil.Options())
+    assert cache_key.key(fn, cuvil.Options()) == base
+    assert cache_key.key(fn, cuvil.Options(fastmath=True)) != base
     fn.__globals__["K"] = 2
-    assert cache.key(fn, cuvil.Options()) != base
+    assert cache_key.key(fn, cuvil.Options()) != base
+    fn.__globals__["K"] = 2.0  # equal, but another type: other machine code
+    assert len({base, cache_key.key(fn, cuvil.Options()), cache_key.key(fn, cuvil.Options(fastmath=True))}) == 3
+
+
+def test_key_changes_with_module_attributes_defaults_and_numba_helper_globals():
+    import types
+
+    import numba
+
+    consts = types.ModuleType("consts_for_key")
+    consts.K = 1.0
+    helper_globals: dict = {"OFF": 1.0, "numba": numba}
+    exec("@numba.njit\ndef off(x):\n    return x + OFF\n", helper_globals)
+    fn = define("""
+        def h(x, k=1.0):
+            return x + k
+        def f(x):
+            return h(x) * consts.K + off(x)
+        """, "f", env={"consts": consts, "off": helper_globals["off"]})
+    keys = [cache_key.key(fn, cuvil.Options())]
+    consts.K = 2.0
+    keys.append(cache_key.key(fn, cuvil.Options()))
+    fn.__globals__["h"].__defaults__ = (3.0,)
+    keys.append(cache_key.key(fn, cuvil.Options()))
+    helper_globals["OFF"] = 5.0
+    keys.append(cache_key.key(fn, cuvil.Options()))
+    assert len(set(keys)) == 4
+
+
+def test_key_docstring_names_every_part(monkeypatch):
+    fn = define("""
+        def f(x):
+            return x
+        """)
+    parts: dict = {}
+    original = cache_key._digest
+
+    def capture(value):
+        if isinstance(value, dict):
+            parts.update(value)
+        return original(value)
+
+    monkeypatch.setattr(cache_key, "_digest", capture)
+    cache_key.key(fn, cuvil.Options())
+    doc = cache_key.key.__doc__
+    assert set(parts) == {"format", "cuvil", "python", "numba", "numpy", "options", "shapes", "functions",
+                          "captured"}
+    assert all(f"`{name}`" in doc for name in parts) and "Deliberately left out" in doc
