@@ -47,12 +47,12 @@ def _entry(root: Path, fn) -> Path:
     return found
 
 
-def _call(fn, x=np.arange(4.0)) -> tuple[object, list[str], str]:
+def _call(fn) -> tuple[object, list[str], str]:
     """Compile `fn` anew and call it: (result, the CacheWarnings, where the module came from)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         jitted = cuvil.jit(fn)
-        result = jitted(x)
+        result = jitted(np.arange(4.0))
     messages = [str(w.message) for w in caught if issubclass(w.category, cuvil.CacheWarning)]
     return result, messages, cuvil.explain(jitted).compiles[0].cache
 

@@ -83,13 +83,13 @@ def test_module_attribute_read_by_a_callee_and_through_a_closure_recompiles(user
             return x + consts.OFFSET
         """, env={"consts": consts})
 
-    def make(module):
-        def f(x):
-            return shift(x) * module.OFFSET
-        return f
-
+    make = define("""
+        def make(module):
+            def f(x):
+                return shift(x) * module.OFFSET
+            return f
+        """, env={"shift": helper})
     fn = make(consts)
-    fn.__globals__["shift"] = helper
     jitted = cuvil.jit(fn)
     assert jitted(1) == fn(1) == 2
     consts.OFFSET = 3
