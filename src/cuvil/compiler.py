@@ -25,7 +25,8 @@ from .cfg.unbound import UnboundChecks
 from .cfg.uses import reads, reads_in
 from .codegen.bindings import Binding, Callee, Import, Injected, Literal, bind
 from .codegen.cpu import FunctionUnit, PythonPow, line_map, module_source
-from .codegen.specialize import InplaceChecks, StaticDims
+from .codegen.specialize import StaticDims
+from .codegen.updates import InplaceUpdates
 from .errors import CuvilError, CuvilInternalError, CuvilSyntaxError, CuvilTypeError
 from .frontend.captures import MISSING, is_builtin, lookup
 from .frontend.parse import parse
@@ -183,26 +184,32 @@ class _Module:
             function = self.bind_defaults(fn, function, source)
             renames = self.resolve(fn, function, source)
             function = function.visit(_Rename(renames)) if renames else function  # type: ignore[assignment]
-            if not self.units:  # the entry function: the only one whose argument shapes are known
-                function = self.specialize(function, source)
+            function = self.specialize(function, source, entry=not self.units)
             function = self.python_pow(function)
             # Loops are found by node identity: nothing may rewrite `function` after this.
             loops = parallel_loops(function) if self.options.parallel else frozenset()
         self.units.append(FunctionUnit(self.emitted[fn], function, source.filename, loops))
         return norm
 
-    def specialize(self, function: cst.FunctionDef, source: Source) -> cst.FunctionDef:
-        """Refuse certain shape contradictions, then make static dims constants."""
+    def specialize(self, function: cst.FunctionDef, source: Source, entry: bool) -> cst.FunctionDef:
+        """Refuse certain shape contradictions, give in-place updates NumPy's and Python's meaning, then make
+        static dims constants. Only the entry function's argument shapes are known, and only it runs for
+        certain: a callee gets run-time checks only."""
         params = [p.name.value for p in function.params.params]
-        if self.spec.shapes:
-            checked = shapes.check(function, shapes.signature_shapes(params, self.spec.shapes))
-            error = checked.error
-            if error is not None:
-                line = error.line or source.first_line
-                raise CuvilTypeError(error.message, source.filename, line, source.line(line), error.argument)
-            if checked.unproven:
-                name = self.intrinsic("inplace_check", function)
-                function = function.visit(InplaceChecks(checked.unproven, name))  # type: ignore[assignment]
+        known = shapes.signature_shapes(params, self.spec.shapes) if entry else {}
+        checked = shapes.check(function, known, certain=entry)
+        error = checked.error
+        if error is not None:
+            line = error.line or source.first_line
+            raise CuvilTypeError(error.message, source.filename, line, source.line(line), error.argument)
+        names = {n: self.intrinsic(n, function, used=False) for n in ("inplace_value", "pow_exponent")}
+        updates = InplaceUpdates(function, checked.inplace, **names)
+        updated = function.visit(updates)
+        for name in sorted(updates.used):
+            self.intrinsic(name, function)  # the name chosen above, before the calls used it
+        function = updated  # type: ignore[assignment]
+        if not entry:
+            return function
         ranks = {n: len(s) for n, s in zip(params, self.spec.shapes) if s is not None}
         out = function.visit(StaticDims(self.spec.static(params), ranks))
         assert isinstance(out, cst.FunctionDef)

@@ -20,6 +20,7 @@ import libcst as cst
 from ..normalize.origins import ORIGIN
 from ..options import Options
 from .bindings import Binding, Import, Injected, Literal, import_line
+from .updates import needs_pow_check
 
 
 @dataclasses.dataclass(frozen=True)
@@ -43,27 +44,9 @@ class _Prange(cst.CSTTransformer):
         return updated.with_changes(iter=updated.iter.with_changes(func=prange))
 
 
-def _safe_exponent(node: cst.BaseExpression) -> bool:
-    """A literal exponent Numba treats as Python does: a non-negative integer, or an integral float."""
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus | cst.Plus):
-        return isinstance(node.expression, cst.Float) and _safe_exponent(node.expression)
-    if isinstance(node, cst.Integer):
-        return True
-    return isinstance(node, cst.Float) and float(node.value).is_integer()
-
-
-def _negative_int(node: cst.BaseExpression) -> cst.BaseExpression | None:
-    """`-2` → `-2.0`: Python computes int ** negative int in floats (3 ** -2 == 3 ** -2.0), and with a literal
-    exponent the result's type is known to be float."""
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) \
-            and isinstance(node.expression, cst.Integer) and not node.lpar:
-        return node.with_changes(expression=cst.Float(str(float(int(node.expression.value, 0)))))
-    return None
-
-
 class PythonPow(cst.CSTTransformer):
     """`a ** b` → `py_pow(a, b)` (runtime/intrinsics.py) unless the exponent is a literal Numba gets right
-    (`x ** 2` stays as written)."""
+    (`x ** 2` stays as written). `a **= b` is codegen/updates.py's: it updates an array in place."""
 
     def __init__(self, name: str):
         super().__init__()
@@ -73,21 +56,11 @@ class PythonPow(cst.CSTTransformer):
     def leave_BinaryOperation(
         self, original: cst.BinaryOperation, updated: cst.BinaryOperation
     ) -> cst.BaseExpression:
-        if not isinstance(updated.operator, cst.Power) or _safe_exponent(updated.right):
+        if not isinstance(updated.operator, cst.Power) or not needs_pow_check(updated.right):
             return updated
-        as_float = _negative_int(updated.right)
-        if as_float is not None:
-            return updated.with_changes(right=as_float)
         self.used = True
         call = cst.Call(cst.Name(self.name), [cst.Arg(updated.left), cst.Arg(updated.right)])
         return call.with_changes(lpar=updated.lpar, rpar=updated.rpar)
-
-    def leave_AugAssign(self, original: cst.AugAssign, updated: cst.AugAssign) -> cst.BaseSmallStatement:
-        if not isinstance(updated.operator, cst.PowerAssign) or _safe_exponent(updated.value):
-            return updated
-        self.used = True
-        call = cst.Call(cst.Name(self.name), [cst.Arg(updated.target), cst.Arg(updated.value)])
-        return cst.Assign(targets=[cst.AssignTarget(updated.target)], value=call)
 
 
 def decorator(options: Options, parallel: bool) -> str:

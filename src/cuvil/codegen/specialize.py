@@ -51,23 +51,3 @@ class StaticDims(cst.CSTTransformer):
             if dims is not None and 0 in dims:
                 return cst.Integer(str(dims[0]))
         return updated
-
-
-class InplaceChecks(cst.CSTTransformer):
-    """Before each in-place update the shape analysis could not prove safe: `inplace_check(t, a)`."""
-
-    def __init__(self, unproven: list[cst.SimpleStatementLine], name: str):
-        super().__init__()
-        self.unproven = unproven
-        self.name = name
-
-    def leave_SimpleStatementLine(
-        self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
-    ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
-        if not any(original is s for s in self.unproven):
-            return updated
-        small = updated.body[0]
-        assert isinstance(small, cst.AugAssign)
-        call = cst.Call(cst.Name(self.name), [cst.Arg(small.target), cst.Arg(small.value)])
-        check = updated.with_changes(body=[cst.Expr(call)], leading_lines=())
-        return cst.FlattenSentinel([check, updated])

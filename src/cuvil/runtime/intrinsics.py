@@ -1,74 +1,137 @@
-"""Operations whose Python semantics Numba does not reproduce, as Numba overloads the generated code calls.
+"""Operations whose Python or NumPy semantics Numba does not reproduce, as Numba overloads the generated code calls.
 
-`inplace_check`: Numba runs `t += a` on arrays whose shapes do not broadcast to `t`'s without complaint (a
-(2, 3) `+=` a (2, 4) writes garbage); NumPy raises. The generated code calls this before each such update the
-shape analysis could not prove safe; on scalars it compiles to nothing.
+`inplace_value(t, a)`, the value of `t += a` as NumPy sees it (runtime/inplace.py): Numba runs an in-place
+update on arrays whose shapes do not broadcast to the target's without complaint (a (2, 3) `+=` a (2, 4) writes
+garbage), and reads the value while it writes the target, so `x[1:] += x[:-1]` sees its own writes. NumPy
+raises on the first and, on the second, behaves as if the value had been copied first.
 
-`py_pow`: Numba computes `int ** negative int` in integers (2 ** -1 == 0), where Python returns the float 0.5,
-and `negative ** fractional float` as nan, where Python returns a complex number. Python's result type depends
-on the operands' *values*, which no static type can follow, so both raise instead of silently answering wrong.
-(NumPy integers raise on the first too.)
+`py_pow(base, exp)`, `base ** exp`: on scalars Numba computes `int ** negative int` in integers (2 ** -1 == 0),
+where Python returns the float 0.5, `negative ** fractional float` as nan, where Python returns a complex
+number, and `0.0 ** -1.0` and an overflowing float power as inf, where Python raises ZeroDivisionError and
+OverflowError. Python's result type depends on the operands' *values*, which no static type can follow, so the
+first two raise instead of silently answering wrong — except for a literal exponent, whose value the type
+carries (`x ** -2` is a float). On arrays NumPy's semantics apply: `np.power` (Numba's `**` raises
+ZeroDivisionError where NumPy gives inf), and an integer result with a negative exponent raises ValueError,
+where Numba returns garbage. `pow_exponent(base, exp)` makes the same checks before `base **= exp` and returns
+the exponent to use.
 """
 
 from __future__ import annotations
 
-import math
-
+import numpy as np
 from numba import types
-from numba.extending import overload
+from numba.extending import overload, register_jitable
+
+from .inplace import inplace_value
+
+__all__ = ["inplace_value", "pow_exponent", "py_pow"]
+
+_NEGATIVE_INT_POWER = "Integers to negative integer powers are not allowed."
+_ZERO_NEGATIVE = "0.0 cannot be raised to a negative power"
 
 
 def py_pow(base, exp):  # the plain-Python meaning, for CUVIL_DISABLE_JIT and for reading
     return base ** exp
 
 
-@overload(py_pow, jit_options={"nogil": True})
-def _py_pow(base, exp):
-    if isinstance(base, types.Integer | types.Boolean) and isinstance(exp, types.Integer | types.Boolean):
+def pow_exponent(base, exp):  # the plain-Python meaning: `base **= exp` checks by itself
+    return exp
 
-        def int_pow(base, exp):
+
+def _integral(ty) -> bool:
+    dtype = ty.dtype if isinstance(ty, types.Array) else ty
+    return isinstance(dtype, types.Integer | types.Boolean)
+
+
+def _real(ty) -> bool:
+    return isinstance(ty, types.Integer | types.Boolean | types.Float)
+
+
+def _scalar_checks(base, exp):
+    """The implementation of `pow_exponent` for two scalars, or None when nothing needs checking."""
+    if _integral(base) and isinstance(exp, types.IntegerLiteral):
+        if exp.literal_value >= 0:
+            return None
+        as_float = float(exp.literal_value)  # Python: a float, and the literal says so before run time
+
+        def negative_literal(base, exp):
+            if base == 0:
+                raise ZeroDivisionError(_ZERO_NEGATIVE)
+            return as_float
+
+        return negative_literal
+    if _integral(base) and _integral(exp):
+
+        def int_exp(base, exp):
             if exp < 0:
                 raise ValueError("integer ** negative integer gives a float in Python; write float(base) ** exp")
-            return base ** exp
+            return exp
 
-        return int_pow
+        return int_exp
+    if _real(base) and _real(exp):
 
-    if isinstance(exp, types.Float):
-
-        def float_pow(base, exp):
-            if base < 0 and exp != math.floor(exp):
+        def real_exp(base, exp):
+            if base == 0 and exp < 0:
+                raise ZeroDivisionError(_ZERO_NEGATIVE)
+            if base < 0 and np.isfinite(exp) and exp != np.floor(exp):
                 raise ValueError("a negative number ** a fractional power is complex in Python; "
                                  "write complex(base) ** exp")
-            return base ** exp
+            return exp
 
-        return float_pow
-
-    def any_pow(base, exp):
-        return base ** exp
-
-    return any_pow
-
-
-def inplace_check(target, value):  # the plain-Python meaning: NumPy checks by itself
+        return real_exp
     return None
 
 
-@overload(inplace_check, jit_options={"nogil": True})
-def _inplace_check(target, value):
-    if not (isinstance(target, types.Array) and isinstance(value, types.Array)):
-        return lambda target, value: None
-    if value.ndim > target.ndim:
+def _negative_int_power(base, exp) -> bool:  # the plain-Python meaning, for reading
+    return np.size(base) > 0 and bool(np.any(np.asarray(exp) < 0))
 
-        def too_many(target, value):
-            raise ValueError("non-broadcastable output operand: the value has more dimensions than the target")
 
-        return too_many
+@overload(_negative_int_power, jit_options={"nogil": True})
+def _negative_int_power_impl(base, exp):
+    """NumPy's refusal: some element of an integer power with a non-empty result has a negative exponent."""
+    base_size = (lambda base: base.size) if isinstance(base, types.Array) else (lambda base: 1)
+    base_size = register_jitable(base_size)
+    if isinstance(exp, types.Array):
+        return lambda base, exp: base_size(base) > 0 and exp.size > 0 and (exp < 0).any()
+    return lambda base, exp: base_size(base) > 0 and exp < 0
 
-    def same_or_one(target, value):
-        offset = target.ndim - value.ndim
-        for k in range(value.ndim):
-            v, t = value.shape[k], target.shape[offset + k]
-            if v != t and v != 1:
-                raise ValueError("non-broadcastable output operand: shapes do not match for an in-place update")
 
-    return same_or_one
+@overload(pow_exponent, jit_options={"nogil": True}, prefer_literal=True)
+def _pow_exponent(base, exp):
+    if isinstance(base, types.Array) or isinstance(exp, types.Array):
+        if not (_integral(base) and _integral(exp)):
+            return lambda base, exp: exp
+
+        def int_array_exp(base, exp):
+            if _negative_int_power(base, exp):
+                raise ValueError(_NEGATIVE_INT_POWER)
+            return exp
+
+        return int_array_exp
+    checks = _scalar_checks(base, exp)
+    return checks if checks is not None else (lambda base, exp: exp)
+
+
+@overload(py_pow, jit_options={"nogil": True}, prefer_literal=True)
+def _py_pow(base, exp):
+    if isinstance(base, types.Array) or isinstance(exp, types.Array):
+        if not (_integral(base) and _integral(exp)):
+            return lambda base, exp: np.power(base, exp)  # `**` on arrays raises where NumPy gives inf
+
+        def int_array_pow(base, exp):
+            result = np.power(base, exp)  # first: a broadcasting error is NumPy's first complaint too
+            if result.size > 0 and _negative_int_power(base, exp):
+                raise ValueError(_NEGATIVE_INT_POWER)
+            return result
+
+        return int_array_pow
+    if not (_real(base) and _real(exp)) or (_integral(base) and _integral(exp)):
+        return lambda base, exp: base ** pow_exponent(base, exp)
+
+    def real_pow(base, exp):
+        result = base ** pow_exponent(base, exp)
+        if np.isinf(result) and np.isfinite(base) and np.isfinite(exp):
+            raise OverflowError("(34, 'Numerical result out of range')")  # what CPython's float pow says
+        return result
+
+    return real_pow

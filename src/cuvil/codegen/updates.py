@@ -1,0 +1,132 @@
+"""In-place updates with NumPy's and Python's meaning: `t op= v` → `t op= inplace_value(t, v)`, and `t **= e` →
+`t **= pow_exponent(t, e)` (runtime/intrinsics.py).
+
+    x[1:] += x[:-1]          →    x[1:] += inplace_value(x[1:], x[:-1])
+    a **= n                  →    a **= pow_exponent(a, n)
+    x[f(i)] += v             →    _at0 = f(i)
+                                  x[_at0] += inplace_value(x[_at0], v)
+
+The value is evaluated once, after the target, as Python evaluates it; the target is written twice, so any part
+of it that is not a plain read (a call) is evaluated once first, into a temporary, in Python's order. The
+update itself stays an in-place operator: on arrays it writes the caller's array, on scalars it rebinds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+import libcst as cst
+
+from ..normalize.names import Fresh, all_names
+
+_PURE_CALLS = frozenset({"len", "abs", "min", "max", "int", "float"})
+
+
+def needs_pow_check(value: cst.BaseExpression) -> bool:
+    """`t **= value` needs `pow_exponent` unless the exponent is a literal Numba treats as Python does: a
+    non-negative integer, or a non-negative integral float."""
+    if isinstance(value, cst.Integer):
+        return False
+    return not (isinstance(value, cst.Float) and float(value.value).is_integer())
+
+
+def _pure(node: cst.BaseExpression) -> bool:
+    """Evaluating `node` twice gives the same value and does nothing else (reads, arithmetic, `len`)."""
+    if isinstance(node, cst.Name | cst.Integer | cst.Float | cst.Imaginary | cst.SimpleString | cst.Ellipsis):
+        return True
+    if isinstance(node, cst.Attribute):
+        return _pure(node.value)
+    if isinstance(node, cst.UnaryOperation):
+        return _pure(node.expression)
+    if isinstance(node, cst.BinaryOperation):
+        return _pure(node.left) and _pure(node.right)
+    if isinstance(node, cst.Comparison):
+        return _pure(node.left) and all(_pure(c.comparator) for c in node.comparisons)
+    if isinstance(node, cst.Tuple):
+        return all(_pure(e.value) for e in node.elements)
+    if isinstance(node, cst.Subscript):
+        return _pure(node.value) and all(_pure_slice(e.slice) for e in node.slice)
+    if isinstance(node, cst.Call):
+        return isinstance(node.func, cst.Name) and node.func.value in _PURE_CALLS \
+            and all(a.keyword is None and not a.star and _pure(a.value) for a in node.args)
+    return False
+
+
+def _pure_slice(part: cst.BaseSlice) -> bool:
+    if isinstance(part, cst.Index):
+        return _pure(part.value)
+    assert isinstance(part, cst.Slice)
+    return all(x is None or _pure(x) for x in (part.lower, part.upper, part.step))
+
+
+class _Hoist:
+    """Takes the impure parts of a target out into temporaries, in evaluation order."""
+
+    def __init__(self, fresh: Fresh):
+        self.fresh = fresh
+        self.assigns: list[cst.Assign] = []
+
+    def expr(self, node: cst.BaseExpression) -> cst.BaseExpression:
+        if _pure(node):
+            return node
+        name = cst.Name(self.fresh("_at"))
+        self.assigns.append(cst.Assign([cst.AssignTarget(name)], node))
+        return name
+
+    def target(self, node: cst.BaseExpression) -> cst.BaseExpression:
+        if isinstance(node, cst.Subscript):
+            value = self.target(node.value) if isinstance(node.value, cst.Subscript) else self.expr(node.value)
+            elements = [e.with_changes(slice=self.part(e.slice)) for e in node.slice]
+            return node.with_changes(value=value, slice=elements)
+        if isinstance(node, cst.Attribute):
+            return node.with_changes(value=self.expr(node.value))
+        return node
+
+    def part(self, part: cst.BaseSlice) -> cst.BaseSlice:
+        if isinstance(part, cst.Index):
+            return part.with_changes(value=self.expr(part.value))
+        assert isinstance(part, cst.Slice)
+        lower, upper, step = (None if x is None else self.expr(x) for x in (part.lower, part.upper, part.step))
+        return part.with_changes(lower=lower, upper=upper, step=step)
+
+
+class InplaceUpdates(cst.CSTTransformer):
+    """Rewrites the in-place updates in `checked` (statements, by identity: those analysis/shapes.py says
+    need run-time care) and every `**=` whose exponent needs Python's checks. `used` names the intrinsics the
+    result calls."""
+
+    def __init__(self, function: cst.FunctionDef, checked: Collection[cst.SimpleStatementLine],
+                 inplace_value: str, pow_exponent: str):
+        super().__init__()
+        self.checked = {id(s) for s in checked}
+        self.names = {"inplace_value": inplace_value, "pow_exponent": pow_exponent}
+        self.fresh = Fresh(all_names(function))
+        self.used: set[str] = set()
+
+    def leave_SimpleStatementLine(
+        self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
+    ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
+        small = updated.body[0]
+        if not isinstance(small, cst.AugAssign):
+            return updated
+        wrap = id(original) in self.checked
+        power = isinstance(small.operator, cst.PowerAssign) and needs_pow_check(small.value)
+        if not (wrap or power):
+            return updated
+        hoist = _Hoist(self.fresh)
+        target = hoist.target(small.target)
+        value = small.value
+        if wrap:
+            value = self.call("inplace_value", target, value)
+        if power:
+            value = self.call("pow_exponent", target, value)
+        line = updated.with_changes(body=[small.with_changes(target=target, value=value)])
+        if not hoist.assigns:
+            return line
+        first = [updated.with_changes(body=[a]) for a in hoist.assigns]
+        rest = [line.with_changes(leading_lines=())]
+        return cst.FlattenSentinel([first[0], *(s.with_changes(leading_lines=()) for s in first[1:]), *rest])
+
+    def call(self, which: str, target: cst.BaseExpression, value: cst.BaseExpression) -> cst.Call:
+        self.used.add(which)
+        return cst.Call(cst.Name(self.names[which]), [cst.Arg(target.deep_clone()), cst.Arg(value)])
