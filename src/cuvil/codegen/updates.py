@@ -109,8 +109,10 @@ class InplaceUpdates(cst.CSTTransformer):
         small = updated.body[0]
         if not isinstance(small, cst.AugAssign):
             return updated
-        wrap = id(original) in self.checked
-        power = isinstance(small.operator, cst.PowerAssign) and needs_pow_check(small.value)
+        done = isinstance(small.value, cst.Call) and isinstance(small.value.func, cst.Name) \
+            and small.value.func.value in self.names.values()  # rewritten already: the pass is idempotent
+        wrap = id(original) in self.checked and not done
+        power = isinstance(small.operator, cst.PowerAssign) and needs_pow_check(small.value) and not done
         if not (wrap or power):
             return updated
         hoist = _Hoist(self.fresh)
