@@ -66,7 +66,7 @@ def explain(fn: Any) -> Any:
 
     if not getattr(fn, "__cuvil_jit__", False):
         raise TypeError(f"cuvil.explain takes a function made by cuvil.jit, not {type(fn).__name__}")
-    return Explanation(fn.py_func.__qualname__, list(fn.compile_events), fn.guards())
+    return Explanation(fn.py_func.__qualname__, list(fn.compile_events), fn.guards(), fn.loops())
 
 
 def stats() -> dict[str, dict[str, Any]]:

@@ -11,20 +11,23 @@ import dataclasses
 import re
 import time
 import types
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import libcst as cst
+import numpy as np
 
 from .analysis import shapes
 from .cfg.annotate import cfg_source
 from .cfg.build import all_statements, build_function
 from .cfg.dataflow import unassigned_reads
-from .cfg.dependence import parallel_loops
+from .cfg.effects import Global
+from .cfg.program import analyze_program
 from .cfg.unbound import UnboundChecks
 from .cfg.uses import reads, reads_in
 from .codegen.bindings import Binding, Callee, Import, Injected, Literal, bind
 from .codegen.cpu import FunctionUnit, PythonPow, line_map, module_source
+from .codegen.parallel import parallel_loop
 from .codegen.specialize import StaticDims
 from .codegen.updates import InplaceUpdates
 from .errors import CuvilError, CuvilInternalError, CuvilSyntaxError, CuvilTypeError
@@ -32,7 +35,7 @@ from .frontend.captures import MISSING, is_builtin, lookup
 from .frontend.parse import parse
 from .frontend.source import Source, get_source
 from .frontend.subset import check_subset
-from .normalize.names import all_names, assigned_names
+from .normalize.names import Fresh, Rename, all_names, assigned_names
 from .normalize.origins import origin_of
 from .normalize.pipeline import Normalized, normalize
 from .options import Options
@@ -49,6 +52,7 @@ class Generated:
     normalized: str  # `fn.source("normalized")` of the entry function
     cfg: str  # `fn.source("cfg")`
     seconds: dict[str, float]
+    loops: list[str]  # per function and range loop: parallel or serial, and why (for cuvil.explain)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,6 +61,7 @@ class Specialization:
     variant specializes on (static) or None (dynamic); None for parameters that are not arrays."""
 
     shapes: tuple[tuple[int | None, ...] | None, ...] = ()
+    numbers: tuple[bool, ...] = ()  # per parameter: the argument is a number (so it holds no array)
 
     def static(self, params: list[str]) -> dict[str, dict[int, int]]:
         return {
@@ -115,25 +120,6 @@ def check_assignments(norm: Normalized, source: Source) -> cst.FunctionDef:
     return checked
 
 
-class _Rename(cst.CSTTransformer):
-    def __init__(self, names: dict[str, str]):
-        super().__init__()
-        self.names = names
-
-    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.Name:
-        new = self.names.get(updated.value)
-        return updated.with_changes(value=new) if new else updated
-
-    def visit_Attribute(self, node: cst.Attribute) -> bool:
-        return True
-
-    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.Attribute:
-        return updated.with_changes(attr=original.attr)  # `.attr` is not a free name
-
-    def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
-        return updated.with_changes(keyword=original.keyword)
-
-
 def _free_names(fn: cst.FunctionDef) -> dict[str, cst.Name]:
     """Names `fn` reads but never binds, each with its first occurrence."""
     local = {p.name.value for p in fn.params.params} | assigned_names(fn.body)
@@ -183,13 +169,36 @@ class _Module:
             function = check_assignments(norm, source)
             function = self.bind_defaults(fn, function, source)
             renames = self.resolve(fn, function, source)
-            function = function.visit(_Rename(renames)) if renames else function  # type: ignore[assignment]
+            function = function.visit(Rename(renames)) if renames else function  # type: ignore[assignment]
             function = self.specialize(function, source, entry=not self.units)
             function = self.python_pow(function)
-            # Loops are found by node identity: nothing may rewrite `function` after this.
-            loops = parallel_loops(function) if self.options.parallel else frozenset()
-        self.units.append(FunctionUnit(self.emitted[fn], function, source.filename, loops))
+        self.units.append(FunctionUnit(self.emitted[fn], function, source.filename, False))
         return norm
+
+    def analyze(self, entry: str, params: list[str]) -> list[str]:
+        """Summaries callees first, then parallel loops, printed as such; returns the loops in words."""
+        functions = {u.name: u.function for u in self.units}
+        numbers = frozenset(p for p, number in zip(params, self.spec.numbers) if number)
+        ranks = {p: len(shape) for p, shape in zip(params, self.spec.shapes) if shape is not None}
+        globals = {name: _global(name, binding) for name, binding in self.names.items()}
+        with self.timer.stage("analyze"):
+            # Loops are found by node identity: nothing may rewrite a function between here and printing.
+            analyses = analyze_program(functions, entry, globals, numbers, ranks, bool(self.options.parallel))
+        words = []
+        with self.timer.stage("codegen"):
+            for k, unit in enumerate(self.units):
+                decisions = analyses[unit.name].loops
+                words += [f"{unit.name} {d.describe()}" for d in decisions]
+                parallel = {d.loop: d for d in decisions if d.parallel}
+                if parallel:
+                    fresh = Fresh(all_names(unit.function))
+                    printed = unit.function.visit(_ParallelLoops(parallel, fresh, self.runtime_parallel))
+                    assert isinstance(printed, cst.FunctionDef)
+                    self.units[k] = dataclasses.replace(unit, function=printed, parallel=True)
+        return words
+
+    def runtime_parallel(self, name: str) -> str:
+        return self.intrinsic(name, self.units[0].function, module="cuvil.runtime.parallel")
 
     def specialize(self, function: cst.FunctionDef, source: Source, entry: bool) -> cst.FunctionDef:
         """Refuse certain shape contradictions, give in-place updates NumPy's and Python's meaning, then make
@@ -215,9 +224,10 @@ class _Module:
         assert isinstance(out, cst.FunctionDef)
         return out
 
-    def intrinsic(self, name: str, function: cst.FunctionDef, used: bool = True) -> str:
-        """The module-level name of one of runtime/intrinsics.py's helpers; imported into the module if used."""
-        binding = Import("cuvil.runtime.intrinsics", name)
+    def intrinsic(self, name: str, function: cst.FunctionDef, used: bool = True,
+                  module: str = "cuvil.runtime.intrinsics") -> str:
+        """The module-level name of one of `module`'s helpers; imported into the generated module if used."""
+        binding = Import(module, name)
         found = next((n for n, b in self.names.items() if b == binding), None) or self.free_name(name, function)
         if used:
             self.names[found] = binding
@@ -318,10 +328,37 @@ def generate(fn: types.FunctionType, options: Options, spec: Specialization = Sp
         norm = module.compile_one(module.todo.pop(0))
         entry_norm = entry_norm or norm
     assert entry_norm is not None
+    loops = module.analyze(entry, [p.name.value for p in entry_norm.function.params.params])
     with timer.stage("codegen"):
         units = module.units[::-1]  # callees before their callers: the module reads bottom-up, like Python
         source = module_source(entry, units, module.names, options)
         mapping = line_map(source, units)
         normalized = entry_norm.module.code
         cfg = cfg_source(entry_norm.module)
-    return Generated(source, entry, mapping, dict(module.injected), normalized, cfg, timer.seconds)
+    return Generated(source, entry, mapping, dict(module.injected), normalized, cfg, timer.seconds, loops)
+
+
+class _ParallelLoops(cst.CSTTransformer):
+    def __init__(self, decisions: dict, fresh: Fresh, intrinsic: Callable[[str], str]):
+        super().__init__()
+        self.decisions, self.fresh, self.intrinsic = decisions, fresh, intrinsic
+
+    def leave_For(self, original: cst.For, updated: cst.For) -> cst.BaseStatement | cst.FlattenSentinel:
+        decision = self.decisions.get(original)
+        if decision is None:
+            return updated
+        return cst.FlattenSentinel(parallel_loop(original, decision, self.fresh, self.intrinsic))
+
+
+def _global(name: str, binding: Binding) -> Global:
+    """A generated module's name as the analyses see it."""
+    if isinstance(binding, Import):
+        return Global("module", binding.module) if binding.attr is None else \
+            Global("function", f"{binding.module}.{binding.attr}")
+    if isinstance(binding, Callee):
+        return Global("helper", name)
+    if isinstance(binding, Injected) and isinstance(binding.value, np.ndarray):
+        return Global("constant")
+    if isinstance(binding, Injected) and not isinstance(binding.value, np.generic):
+        return Global("opaque")  # a numba.njit function: Cuvil cannot see what it does
+    return Global("value")

@@ -6,10 +6,8 @@ import numpy as np
 import pytest
 
 import cuvil
-from cuvil.cfg.dependence import parallel_loops
 from cuvil.frontend.parse import parse
 from cuvil.frontend.source import get_source
-from cuvil.normalize.origins import origin_of
 from cuvil.normalize.pipeline import normalize
 from tests.helpers import define
 
@@ -126,65 +124,3 @@ def test_assigned_on_every_path_is_fine():
             return z
         """))
     assert [fn(v) for v in (-3, 0, 3)] == [-2, 0, 2]
-
-
-def _parallel_lines(source: str) -> list[int]:
-    return sorted(origin_of(loop) for loop in parallel_loops(_normalized(source)))
-
-
-def test_independent_iterations_are_parallel():
-    assert _parallel_lines("""
-        def f(a, b, out):
-            s = 0.0
-            for i in range(len(a)):
-                t = a[i] * 2.0
-                out[i] = t + b[i]
-                s += t
-            return s
-        """) == [3]
-
-
-def test_loop_carried_dependences_are_serial():
-    assert _parallel_lines("""
-        def f(a, out, hist):
-            for i in range(1, len(a)):
-                out[i] = out[i - 1] + a[i]
-            for i in range(len(a)):
-                hist[a[i]] += 1
-            x = 0.0
-            for i in range(len(a)):
-                x = x * 0.5 + a[i]
-            for i in range(len(a)):
-                t = a[i]
-                out[i] = t
-            return t
-        """) == []
-
-
-def test_private_arrays_and_nested_loops_keep_the_outer_loop_parallel():
-    assert _parallel_lines("""
-        def f(points, out):
-            for i in range(points.shape[0]):
-                tmp = np.empty(3)
-                for k in range(3):
-                    tmp[k] = points[i, k] * 2.0
-                for j in range(points.shape[0]):
-                    out[i, j] = tmp[0] - points[j, 0]
-            return out
-        """) == [2]
-
-
-def test_break_print_and_user_calls_make_a_loop_serial():
-    assert _parallel_lines("""
-        def f(a, out):
-            for i in range(len(a)):
-                if a[i] < 0:
-                    break
-                out[i] = a[i]
-            for i in range(len(a)):
-                print(i)
-                out[i] = a[i]
-            for i in range(len(a)):
-                out[i] = helper(a, i)
-            return out
-        """) == []

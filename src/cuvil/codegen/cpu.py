@@ -28,20 +28,7 @@ class FunctionUnit:
     name: str  # its name in the generated module
     function: cst.FunctionDef  # normalized, free names renamed to module names
     filename: str  # the user's file it came from
-    parallel: frozenset[cst.For]  # loops to run with numba.prange
-
-
-class _Prange(cst.CSTTransformer):
-    def __init__(self, loops: frozenset[cst.For]):
-        super().__init__()
-        self.loops = loops
-
-    def leave_For(self, original: cst.For, updated: cst.For) -> cst.For:
-        if original not in self.loops:
-            return updated
-        assert isinstance(updated.iter, cst.Call)
-        prange = cst.Attribute(cst.Name("numba"), cst.Name("prange"))
-        return updated.with_changes(iter=updated.iter.with_changes(func=prange))
+    parallel: bool  # some of its loops run with numba.prange (printed by codegen/parallel.py)
 
 
 class PythonPow(cst.CSTTransformer):
@@ -75,10 +62,8 @@ def decorator(options: Options, parallel: bool) -> str:
 
 
 def function_source(unit: FunctionUnit, options: Options) -> str:
-    fn = unit.function.visit(_Prange(unit.parallel)) if unit.parallel else unit.function
-    assert isinstance(fn, cst.FunctionDef)
-    code = cst.Module(body=[fn.with_changes(name=cst.Name(unit.name))]).code
-    return f"{decorator(options, bool(unit.parallel))}\n{code}"
+    code = cst.Module(body=[unit.function.with_changes(name=cst.Name(unit.name))]).code
+    return f"{decorator(options, unit.parallel)}\n{code}"
 
 
 def module_source(entry: str, units: list[FunctionUnit], names: dict[str, Binding], options: Options) -> str:

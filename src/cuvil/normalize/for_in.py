@@ -1,4 +1,5 @@
 """`for` over arrays, `enumerate` and `zip` → index loops over `range`, the only loop later stages know.
+(`numba.prange` is a `range` too: whether a loop runs in parallel is the dependence analysis's decision.)
 
     for i, (x, y) in enumerate(zip(a, b)):        for i in range(min(len(a), len(b))):  # L5
         s += x * y                          →         x = a[i]  # L5
@@ -44,6 +45,15 @@ def _is_call(expr: cst.BaseExpression, name: str) -> TypeGuard[cst.Call]:
     )
 
 
+def _is_prange(expr: cst.BaseExpression) -> TypeGuard[cst.Call]:
+    """`prange(…)` or `numba.prange(…)` (any module alias): Numba's parallel range, by name."""
+    if not isinstance(expr, cst.Call) or any(a.keyword or a.star for a in expr.args):
+        return False
+    func = expr.func
+    return (isinstance(func, cst.Name) and func.value == "prange") or (
+        isinstance(func, cst.Attribute) and func.attr.value == "prange" and isinstance(func.value, cst.Name))
+
+
 def _is_simple(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, cst.Name | cst.Integer | cst.Float)
 
@@ -59,6 +69,8 @@ class ForInToIndex(cst.CSTTransformer):
     def leave_For(
         self, original: cst.For, updated: cst.For
     ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
+        if _is_prange(updated.iter):  # the user's own `numba.prange`: a range; parallel is decided later
+            updated = updated.with_changes(iter=updated.iter.with_changes(func=cst.Name("range")))
         if _is_call(updated.iter, "range"):
             return updated
         line = origin_of(updated)

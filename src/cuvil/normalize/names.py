@@ -64,3 +64,21 @@ def bound_names(target: cst.BaseExpression) -> set[str]:
     if isinstance(target, cst.Tuple | cst.List):
         return set().union(*(bound_names(e.value) for e in target.elements))
     return set()
+
+
+class Rename(cst.CSTTransformer):
+    """Renames variables (`names`: old → new); attribute names and keywords are not variables."""
+
+    def __init__(self, names: dict[str, str]):
+        super().__init__()
+        self.names = names
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.Name:
+        new = self.names.get(updated.value)
+        return updated.with_changes(value=new) if new else updated
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.Attribute:
+        return updated.with_changes(attr=original.attr)
+
+    def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+        return updated.with_changes(keyword=original.keyword)

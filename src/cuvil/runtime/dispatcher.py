@@ -14,6 +14,7 @@ import types
 import warnings
 from typing import Any
 
+import numba
 from numba.core.errors import NumbaError
 
 from ..errors import CuvilError, RecompileWarning
@@ -126,11 +127,13 @@ class Dispatcher:
                 None if a.shape is None else tuple(static.get((i, k)) for k in range(len(a.shape)))
                 for i, a in enumerate(arg_guards)
             )
-            key = cache_key.key(self.py_func, self.options, shapes)
+            # Numbers hold no array: the alias analysis may take them out of every dependence.
+            numbers = tuple(isinstance(a.numba_type, numba.types.Number | numba.types.Boolean) for a in arg_guards)
+            key = cache_key.key(self.py_func, self.options, (shapes, numbers))
             seconds = dict.fromkeys(events.STAGES, 0.0)
             where = "memory"
             if key not in _memory:
-                where, stage_seconds = self._load_or_generate(key, shapes)
+                where, stage_seconds = self._load_or_generate(key, (shapes, numbers))
                 seconds.update(stage_seconds)
             numba_dispatcher, meta, source = _memory[key]
             guard = guards.Guard(arg_guards, static, guards.global_guards(self.py_func))
@@ -179,6 +182,10 @@ class Dispatcher:
                     self._load_or_generate(key, ())
                 _, meta, text = _memory[key]
         return {"normalized": meta.normalized, "cfg": meta.cfg, "kernel": text}[stage]
+
+    def loops(self) -> list[list[str]]:
+        """Each variant's range loops, newest first: parallel or serial, and why."""
+        return [list(v.meta.loops) for v in self._variants]
 
     def guards(self) -> list[list[str]]:
         """Each variant's guard in words, newest first; last, how its arguments came in (recorded only: the

@@ -68,6 +68,7 @@ class Explanation:
     function: str
     compiles: list[CompileEvent]
     guards: list[list[str]]  # per live variant, newest first: its guard items
+    loops: list[list[str]] = dataclasses.field(default_factory=list)  # per live variant: its loops in words
 
     def __str__(self) -> str:
         head = f"{self.function}: {len(self.compiles)} compile(s), {len(self.guards)} variant(s)"
@@ -82,6 +83,8 @@ class Explanation:
         for n, items in enumerate(self.guards):
             number = len(self.guards) - n
             lines.append(f"variant #{number}{' (newest, checked first)' if n == 0 else ''}: " + "; ".join(items))
+            loops = self.loops[n] if n < len(self.loops) else []
+            lines += [f"  loop {text}" for text in loops]
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:

@@ -1,0 +1,212 @@
+"""Where a statement may raise, as conditions that can be tested before it runs.
+
+Numba loses exceptions raised inside a parallel loop (an integer `//` by zero gives 0 there, a raising helper
+gives "SystemError: … returned a result with an exception set"). So a parallel loop tests each condition under
+which a statement would raise *before* the statement, records an error code instead of raising, and the code
+after the loop raises what Python would have raised (codegen/parallel.py). A raise that cannot be expressed as
+such a condition (a helper that may raise, an opaque library call) is `Opaque`: that loop stays serial.
+
+    out[i] = a[i] // d        →  Check(d == 0, ZeroDivisionError, "integer division or modulo by zero")
+    m = np.max(row)           →  Check(row.size == 0, ValueError, "zero-size array to reduction operation …")
+    assert x > 0, "positive"  →  Check(not (x > 0), AssertionError, "positive")
+
+Conditions re-evaluate parts of the statement, so those parts must be pure (reads and pure library calls);
+short-circuit operators and ternaries guard the checks of the parts they may skip.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import libcst as cst
+
+from ..library import numpy as library
+from ..normalize.origins import origin_of
+from .effects import Calls
+
+
+@dataclasses.dataclass(frozen=True)
+class Check:
+    condition: cst.BaseExpression  # true when the statement would raise
+    exception: str  # the builtin exception's name
+    message: str
+    line: int | None
+
+
+class Opaque(Exception):
+    """A statement may raise in a way no condition before it can tell; the message says why."""
+
+
+_DIVISIONS = {
+    cst.FloorDivide: "integer division or modulo by zero",
+    cst.Modulo: "integer division or modulo by zero",
+    cst.Divide: "division by zero",
+    cst.FloorDivideAssign: "integer division or modulo by zero",
+    cst.ModuloAssign: "integer division or modulo by zero",
+    cst.DivideAssign: "division by zero",
+}
+_NONNEGATIVE_CALLS = frozenset({"len"})
+
+
+def _nonzero_literal(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus | cst.Plus):
+        return _nonzero_literal(node.expression)
+    if isinstance(node, cst.Integer | cst.Float):
+        return float(node.evaluated_value) != 0.0
+    return False
+
+
+def _and(guard: cst.BaseExpression | None, condition: cst.BaseExpression) -> cst.BaseExpression:
+    if guard is None:
+        return condition
+    return cst.BooleanOperation(_paren(guard), cst.And(), _paren(condition))
+
+
+def _paren(node: cst.BaseExpression) -> cst.BaseExpression:
+    if isinstance(node, cst.Name | cst.Integer | cst.Float | cst.Subscript | cst.Call | cst.Attribute):
+        return node
+    return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+def _not(node: cst.BaseExpression) -> cst.BaseExpression:
+    return cst.UnaryOperation(cst.Not(), _paren(node))
+
+
+class _Checks:
+    def __init__(self, calls: Calls, line: int | None):
+        self.calls, self.line = calls, line
+        self.found: list[Check] = []
+
+    def add(self, guard: cst.BaseExpression | None, condition: cst.BaseExpression, exception: str,
+            message: str) -> None:
+        self.found.append(Check(_and(guard, condition), exception, message, self.line))
+
+    def pure(self, node: cst.BaseExpression, what: str) -> None:
+        """`node` is evaluated again by a check: it must not call anything with an effect."""
+        for call in _calls(node):
+            effect = self.calls.effect(call)
+            if effect.writes or effect.raises or effect.ordered:
+                raise Opaque(f"{what} calls {effect.name}")
+
+    def expr(self, node: cst.BaseExpression, guard: cst.BaseExpression | None) -> None:
+        if isinstance(node, cst.BooleanOperation):
+            self.expr(node.left, guard)
+            skip = node.left if isinstance(node.operator, cst.And) else _not(node.left)
+            self.pure(node.left, "a short-circuit operand")
+            self.expr(node.right, _and(guard, skip))
+        elif isinstance(node, cst.IfExp):
+            self.expr(node.test, guard)
+            self.pure(node.test, "a conditional expression's test")
+            self.expr(node.body, _and(guard, node.test))
+            self.expr(node.orelse, _and(guard, _not(node.test)))
+        elif isinstance(node, cst.BinaryOperation):
+            self.expr(node.left, guard)
+            self.expr(node.right, guard)
+            self.division(node.operator, node.right, guard)
+        elif isinstance(node, cst.Call):
+            self.call(node, guard)
+        else:
+            for child in node.children:
+                if isinstance(child, cst.BaseExpression):
+                    self.expr(child, guard)
+
+    def division(self, operator: cst.CSTNode, divisor: cst.BaseExpression, guard: cst.BaseExpression | None) -> None:
+        message = _DIVISIONS.get(type(operator))  # type: ignore[call-overload]
+        if message is None or _nonzero_literal(divisor):
+            return
+        self.pure(divisor, "a divisor")
+        self.add(guard, cst.Comparison(_paren(divisor), [cst.ComparisonTarget(cst.Equal(), cst.Integer("0"))]),
+                 "ZeroDivisionError", message)
+
+    def call(self, node: cst.Call, guard: cst.BaseExpression | None) -> None:
+        if isinstance(node.func, cst.Attribute):
+            self.expr(node.func.value, guard)
+        for arg in node.args:
+            self.expr(arg.value, guard)
+        effect = self.calls.effect(node)
+        if effect.raises is None:
+            return
+        if effect.raises == "empty" and effect.args:
+            array = effect.args[0]
+            self.pure(array, "a reduction's argument")
+            size = cst.Attribute(_paren(array), cst.Name("size"))
+            self.add(guard, cst.Comparison(size, [cst.ComparisonTarget(cst.Equal(), cst.Integer("0"))]),
+                     "ValueError", f"zero-size array to reduction operation {effect.name.lstrip('.')} which has "
+                     "no identity")
+        elif effect.raises == "dims" and effect.args and _known_nonnegative(effect.args[0]):
+            return
+        elif effect.raises == "opaque":
+            raise Opaque(f"{effect.name} may raise")
+        elif effect.raises in library.RAISES:
+            raise Opaque(f"{effect.name}: {library.RAISES[effect.raises]}")
+        else:
+            raise Opaque(f"{effect.name} may raise ({effect.raises})")
+
+
+def _known_nonnegative(shape: cst.BaseExpression) -> bool:
+    """An allocation's shape that cannot hold a negative dim: literals, lengths, shapes of arrays."""
+    if isinstance(shape, cst.Tuple):
+        return all(_known_nonnegative(e.value) for e in shape.elements)
+    if isinstance(shape, cst.Integer):
+        return True
+    if isinstance(shape, cst.Call) and isinstance(shape.func, cst.Name) and shape.func.value in _NONNEGATIVE_CALLS:
+        return True
+    if isinstance(shape, cst.Attribute) and shape.attr.value in ("shape", "size"):
+        return True
+    return isinstance(shape, cst.Subscript) and isinstance(shape.value, cst.Attribute) \
+        and shape.value.attr.value == "shape"
+
+
+def _calls(node: cst.CSTNode) -> list[cst.Call]:
+    found: list[cst.Call] = []
+
+    class Find(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            found.append(node)
+
+    node.visit(Find())
+    return found
+
+
+def statement_checks(stmt: cst.BaseStatement, calls: Calls) -> list[Check]:
+    """The checks of a simple statement, or of a compound statement's header, in evaluation order; raises
+    `Opaque` when the statement may raise in a way no check can tell."""
+    checks = _Checks(calls, origin_of(stmt))
+    if isinstance(stmt, cst.If | cst.While):
+        checks.expr(stmt.test, None)
+    elif isinstance(stmt, cst.For):
+        checks.expr(stmt.iter, None)
+    elif isinstance(stmt, cst.SimpleStatementLine):
+        small = stmt.body[0]
+        if isinstance(small, cst.Assign):
+            checks.expr(small.value, None)
+            for target in small.targets:
+                _target(checks, target.target)
+        elif isinstance(small, cst.AugAssign):
+            checks.expr(small.value, None)
+            _target(checks, small.target)
+            checks.division(small.operator, small.value, None)
+        elif isinstance(small, cst.Assert):
+            checks.expr(small.test, None)
+            checks.pure(small.test, "an assertion")
+            message = small.msg.evaluated_value if isinstance(small.msg, cst.SimpleString) else ""
+            if small.msg is not None and not isinstance(small.msg, cst.SimpleString):
+                raise Opaque("an assertion's message is not a literal string")
+            checks.add(None, _not(small.test), "AssertionError", str(message))
+        elif isinstance(small, cst.Raise):
+            raise Opaque("it raises")
+        elif isinstance(small, cst.Expr | cst.Return) and small.value is not None:
+            checks.expr(small.value, None)
+    return checks.found
+
+
+def _target(checks: _Checks, target: cst.BaseExpression) -> None:
+    if isinstance(target, cst.Tuple | cst.List):
+        for element in target.elements:
+            _target(checks, element.value)
+    elif isinstance(target, cst.Subscript):
+        for element in target.slice:
+            for child in element.slice.children:
+                if isinstance(child, cst.BaseExpression):
+                    checks.expr(child, None)
+        checks.expr(target.value, None)

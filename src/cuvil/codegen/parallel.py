@@ -1,0 +1,261 @@
+"""A parallel loop as Numba source: a `numba.prange` loop, with what its dependence decision relies on.
+
+    for i in range(n - 1, -1, -1):          _n0 = len(range(n - 1, -1, -1))  # L5
+        out[i] = a[i] // d[i]               _errs0 = error_slots()  # L5
+    return i                                if overlaps(out, a) or overlaps(out, d) or self_overlaps(out):  # L5
+                                                for i in range(n - 1, -1, -1):  # L5     (the loop as written)
+                                                    out[i] = a[i] // d[i]  # L6
+                                            else:
+                                                for _k0 in numba.prange(_n0):  # L5
+                                                    _i0 = n - 1 + _k0 * -1  # L5
+                                                    _ok0 = True  # L5
+                                                    if d[_i0] == 0:  # L6
+                                                        record_error(_errs0, _k0, 1)  # L6
+                                                        _ok0 = False  # L6
+                                                    else:
+                                                        out[_i0] = a[_i0] // d[_i0]  # L6
+                                                _e0 = first_error(_errs0)  # L5
+                                                if _e0 == 1:  # L6
+                                                    raise ZeroDivisionError("integer division or modulo by zero")
+                                                if _n0 > 0:  # L5
+                                                    i = n - 1 + (_n0 - 1) * -1  # L5
+                                            return i
+
+The serial twin runs when run time shows what the analysis had to assume false (arguments that overlap, an
+index that would be negative). The index gets a fresh name inside the parallel loop and Python's last value
+after it (a thread's own last index is not Python's). Statements that may raise test the condition first and
+record the iteration and an error code (per thread); the first failing iteration's exception is raised after
+the loop, as Python raises at the first; what the other iterations wrote by then is unspecified.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import libcst as cst
+
+from ..cfg.dependence import LoopDecision
+from ..cfg.raising import Check
+from ..normalize.names import Fresh, Rename
+from ..normalize.origins import origin_of, with_origin
+
+Stmts = list[cst.BaseStatement]
+
+
+def _line(small: cst.BaseSmallStatement, line: int | None) -> cst.SimpleStatementLine:
+    return with_origin(cst.SimpleStatementLine([small]), line)
+
+
+def _assign(name: str, value: cst.BaseExpression, line: int | None) -> cst.SimpleStatementLine:
+    return _line(cst.Assign([cst.AssignTarget(cst.Name(name))], value), line)
+
+
+def _call(func: str, *args: cst.BaseExpression) -> cst.Call:
+    return cst.Call(cst.Name(func), [cst.Arg(a) for a in args])
+
+
+def _if(test: cst.BaseExpression, body: Stmts, line: int | None, orelse: Stmts | None = None) -> cst.If:
+    other = cst.Else(cst.IndentedBlock(orelse)) if orelse else None
+    return with_origin(cst.If(test, cst.IndentedBlock(body), orelse=other), line)
+
+
+def _any(tests: Sequence[cst.BaseExpression]) -> cst.BaseExpression:
+    out = tests[0]
+    for test in tests[1:]:
+        out = cst.BooleanOperation(out, cst.Or(), test)
+    return out
+
+
+def _simple(node: cst.BaseExpression) -> bool:
+    """Evaluating it again gives the same value at no cost: a name, a literal, `len(name)`."""
+    if isinstance(node, cst.UnaryOperation):
+        return _simple(node.expression)
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len":
+        return len(node.args) == 1 and isinstance(node.args[0].value, cst.Name)
+    return isinstance(node, cst.Name | cst.Integer)
+
+
+def _binary(left: cst.BaseExpression, op: cst.BaseBinaryOp, right: cst.BaseExpression) -> cst.BinaryOperation:
+    def paren(e: cst.BaseExpression) -> cst.BaseExpression:
+        return e if isinstance(e, cst.Name | cst.Integer | cst.Call) else e.with_changes(
+            lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+    return cst.BinaryOperation(paren(left), op, paren(right))
+
+
+class _Printer:
+    def __init__(self, loop: cst.For, decision: LoopDecision, fresh: Fresh, intrinsic: Callable[[str], str]):
+        self.loop, self.decision, self.fresh, self.intrinsic = loop, decision, fresh, intrinsic
+        self.line = origin_of(loop)
+        assert isinstance(loop.target, cst.Name) and isinstance(loop.iter, cst.Call)
+        self.var = loop.target.value
+        self.codes: list[Check] = []
+        self.errs = self.fresh("_errs") if decision.checks else ""
+        self.ok = self.fresh("_ok") if decision.checks else ""
+
+    def statements(self) -> Stmts:
+        line, d = self.line, self.decision
+        prologue: Stmts = []
+        args = [a.value for a in self.loop.iter.args]  # type: ignore[attr-defined]
+        bound = []
+        for arg in args:  # evaluated once, as range() evaluates them
+            if _simple(arg):
+                bound.append(arg)
+            else:
+                name = self.fresh("_r")
+                prologue.append(_assign(name, arg, line))
+                bound.append(cst.Name(name))
+        start, stop, step = (bound[0], bound[1], bound[2] if len(bound) == 3 else None) if len(bound) > 1 \
+            else (None, bound[0], None)
+        trivial = start is None and step is None and not d.last_value
+        count: cst.BaseExpression = stop
+        if not trivial:
+            n = self.fresh("_n")
+            prologue.append(_assign(n, _call("len", cst.Call(cst.Name("range"), [cst.Arg(b) for b in bound])),
+                                    line))
+            count = cst.Name(n)
+        parallel = self.parallel_loop(trivial, count, start, step)
+        if self.errs:
+            parallel.insert(0, _assign(self.errs, _call(self.intrinsic("error_slots")), line))
+        guards = [_call(self.intrinsic("overlaps"), cst.Name(a), cst.Name(b)) for a, b in d.overlap]
+        guards += [_call(self.intrinsic("self_overlaps"), cst.Name(a)) for a in d.self_overlap]
+        if not d.nonnegative:
+            guards.append(self.negative_index(count, start, step))
+        if not guards:
+            return prologue + parallel
+        return [*prologue, _if(_any(guards), [self.loop], line, parallel)]
+
+    def index(self, k: cst.BaseExpression, start: cst.BaseExpression | None,
+              step: cst.BaseExpression | None) -> cst.BaseExpression:
+        value = k if step is None else _binary(k, cst.Multiply(), step)
+        return value if start is None else _binary(start, cst.Add(), value)
+
+    def negative_index(self, count: cst.BaseExpression, start: cst.BaseExpression | None,
+                       step: cst.BaseExpression | None) -> cst.BaseExpression:
+        """True when some iteration's index is negative: the smaller of the first and the last."""
+        first = start if start is not None else cst.Integer("0")
+        last = self.index(_binary(count, cst.Subtract(), cst.Integer("1")), start, step)
+        lowest = _call("min", first, last)
+        below = cst.Comparison(lowest, [cst.ComparisonTarget(cst.LessThan(), cst.Integer("0"))])
+        some = cst.Comparison(count, [cst.ComparisonTarget(cst.GreaterThan(), cst.Integer("0"))])
+        return cst.BooleanOperation(some, cst.And(), below)
+
+    def parallel_loop(self, trivial: bool, count: cst.BaseExpression, start: cst.BaseExpression | None,
+                      step: cst.BaseExpression | None) -> Stmts:
+        line, d = self.line, self.decision
+        body = list(self.loop.body.body)  # type: ignore[attr-defined]
+        guarded, _ = self.guard(body)
+        prange = cst.Attribute(cst.Name("numba"), cst.Name("prange"))
+        if trivial:
+            k = self.var
+            head: Stmts = []
+        else:
+            k = self.fresh("_k")
+            index = self.fresh(f"_{self.var}")
+            head = [_assign(index, self.index(cst.Name(k), start, step), line)]
+            guarded = [s.visit(Rename({self.var: index})) for s in guarded]  # type: ignore[misc]
+        if self.ok:
+            head.append(_assign(self.ok, cst.Name("True"), line))
+        loop = self.loop.with_changes(target=cst.Name(k), iter=cst.Call(prange, [cst.Arg(count)]),
+                                      body=self.loop.body.with_changes(body=[*head, *guarded]))
+        after: Stmts = [loop, *self.raise_first()]
+        if d.last_value:
+            last = self.index(_binary(count, cst.Subtract(), cst.Integer("1")), start, step)
+            some = cst.Comparison(count, [cst.ComparisonTarget(cst.GreaterThan(), cst.Integer("0"))])
+            after.append(_if(some, [_assign(self.var, last, line)], line))
+        self.k = k
+        return after
+
+    # -- statements that may raise: test first, record, skip the rest of the iteration --------------------
+
+    def guard(self, stmts: Sequence[cst.BaseStatement]) -> tuple[Stmts, bool]:
+        """`stmts` with their checks; once one may fail, the rest runs under `if _ok:`."""
+        out: Stmts = []
+        for k, stmt in enumerate(stmts):
+            printed, fails = self.statement(stmt)
+            out += printed
+            if fails and k + 1 < len(stmts):
+                rest, _ = self.guard(stmts[k + 1:])
+                out.append(_if(cst.Name(self.ok), rest, origin_of(stmts[k + 1])))
+                return out, True
+            if fails:
+                return out, True
+        return out, False
+
+    def statement(self, stmt: cst.BaseStatement) -> tuple[Stmts, bool]:
+        checks = self.decision.checks.get(stmt, [])
+        fails = bool(checks)
+        if isinstance(stmt, cst.If):
+            body, b = self.guard(stmt.body.body)  # type: ignore[arg-type]
+            orelse: Stmts = []
+            o = False
+            if isinstance(stmt.orelse, cst.Else):
+                orelse, o = self.guard(stmt.orelse.body.body)  # type: ignore[arg-type]
+            stmt = stmt.with_changes(body=stmt.body.with_changes(body=body),
+                                     orelse=stmt.orelse.with_changes(body=stmt.orelse.body.with_changes(
+                                         body=orelse)) if isinstance(stmt.orelse, cst.Else) else None)
+            fails = fails or b or o
+        elif isinstance(stmt, cst.For | cst.While):
+            body, b = self.guard(stmt.body.body)  # type: ignore[arg-type]
+            if b:
+                stop = _if(cst.UnaryOperation(cst.Not(), cst.Name(self.ok)),
+                           [_line(cst.Break(), origin_of(stmt))], origin_of(stmt))
+                body.append(stop)
+            if isinstance(stmt, cst.While) and checks:  # the test runs every time round: check it there
+                test = _if(cst.UnaryOperation(cst.Not(), stmt.test.with_changes(lpar=[cst.LeftParen()],
+                                                                                rpar=[cst.RightParen()])),
+                           [_line(cst.Break(), origin_of(stmt))], origin_of(stmt))
+                failed = self.failures(checks, [test], origin_of(stmt), leave=True)
+                stmt = stmt.with_changes(test=cst.Name("True"), body=stmt.body.with_changes(body=[*failed, *body]))
+                return [stmt], True
+            stmt = stmt.with_changes(body=stmt.body.with_changes(body=body))
+            fails = fails or b
+        elif isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assert):
+            return self.failures(checks, [], origin_of(stmt)), True  # the check is the assertion
+        if not checks:
+            return [stmt], fails
+        return self.failures(checks, [stmt], origin_of(stmt)), True
+
+    def failures(self, checks: list[Check], then: Stmts, line: int | None, leave: bool = False) -> Stmts:
+        """`if c1: record 1 … elif c2: record 2 … else: then`."""
+        chain: Stmts = then
+        for check in reversed(checks):
+            self.codes.append(check)
+            code = len(self.codes)
+            record = [_line(cst.Expr(_call(self.intrinsic("record_error"), cst.Name(self.errs),
+                                           cst.Name("__K__"), cst.Integer(str(code)))), check.line),
+                      _assign(self.ok, cst.Name("False"), check.line)]
+            if leave:
+                record.append(_line(cst.Break(), check.line))
+            chain = [_if(check.condition, record, check.line, chain)]
+        return chain
+
+    def raise_first(self) -> Stmts:
+        """After the loop: the exception of the first failing iteration."""
+        if not self.codes:
+            return []
+        e = self.fresh("_e")
+        out: Stmts = [_assign(e, _call(self.intrinsic("first_error"), cst.Name(self.errs)), self.line)]
+        for code, check in enumerate(self.codes, 1):
+            error = _call(check.exception, cst.SimpleString(repr(check.message)))
+            test = cst.Comparison(cst.Name(e), [cst.ComparisonTarget(cst.Equal(), cst.Integer(str(code)))])
+            out.append(_if(test, [_line(cst.Raise(error), check.line)], check.line))
+        return out
+
+
+class _Iteration(cst.CSTTransformer):
+    """The iteration number `record_error` records: the prange loop's own index."""
+
+    def __init__(self, k: str):
+        super().__init__()
+        self.k = k
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.Name:
+        return updated.with_changes(value=self.k) if updated.value == "__K__" else updated
+
+
+def parallel_loop(loop: cst.For, decision: LoopDecision, fresh: Fresh, intrinsic: Callable[[str], str]) -> Stmts:
+    """The statements that replace `loop`, which `decision` found parallel."""
+    printer = _Printer(loop, decision, fresh, intrinsic)
+    printed = printer.statements()
+    return [s.visit(_Iteration(printer.k)) for s in printed]  # type: ignore[misc]

@@ -1,0 +1,143 @@
+"""What Cuvil knows about NumPy, `math` and builtin calls and array methods: ONE table.
+
+Every stage that must know what a call does besides computing its value reads it here — the alias analysis
+(may the result view an argument?), the dependence analysis (which arguments does it write? may it raise? must
+its calls run in order?), the shape analysis and code generation — so no module keeps a private list of "pure"
+or "allocating" names that could disagree with this one (a race once got past the dependence test that way).
+
+A call that is not in the table, and not a function Cuvil compiles itself (those are analysed transitively), is
+`UNKNOWN`: it may write every array it receives, return a view of any of them, raise, and depend on order.
+
+This module imports only NumPy: the front end reads it before Numba or libcst is needed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+
+SELF = "self"  # the array a method is called on
+
+
+@dataclasses.dataclass(frozen=True)
+class Arg:
+    """An argument of a call: by position and/or by keyword (`out` is the ufuncs' position `nin` or `out=`)."""
+
+    position: int | None = None
+    keyword: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Entry:
+    name: str  # "numpy.add", "math.sqrt", "len", or ".fill" for a method
+    writes: tuple[Arg | str, ...] = ()  # arguments written in place (SELF for a method's array)
+    views: tuple[Arg | str, ...] = ()  # arguments the result may be a view of; otherwise it is fresh
+    raises: str | None = None  # None (never), or a reason: see RAISES
+    ordered: bool = False  # consecutive calls must run in program order (print, random numbers)
+
+
+# Why a call may raise. "empty" and "dims" are checks a parallel loop can evaluate before the call (the
+# argument is empty; a dim is negative); "opaque" cannot be checked from outside the call.
+RAISES = {
+    "empty": "a reduction without identity of an empty array raises ValueError",
+    "dims": "a dim that may be negative raises ValueError",
+    "opaque": "may raise in ways Cuvil cannot test before the call",
+}
+
+UNKNOWN = Entry("<unknown>", writes=("*",), views=("*",), raises="opaque", ordered=True)
+"""A call Cuvil knows nothing about; "*" stands for every array argument."""
+
+_A0 = Arg(0)
+
+
+def _ufunc_entries() -> dict[str, Entry]:
+    out: dict[str, Entry] = {}
+    for name in dir(np):
+        value = getattr(np, name)
+        if isinstance(value, np.ufunc):
+            outputs = tuple(Arg(value.nin + k, "out" if k == 0 else None) for k in range(value.nout))
+            out[f"numpy.{name}"] = Entry(f"numpy.{name}", writes=outputs)
+    return out
+
+
+def _entries(names: str, **fields: object) -> dict[str, Entry]:
+    return {n: Entry(n, **fields) for n in names.split()}  # type: ignore[arg-type]
+
+
+def _numpy(names: str, **fields: object) -> dict[str, Entry]:
+    return _entries(" ".join(f"numpy.{n}" for n in names.split()), **fields)
+
+
+def _methods(names: str, **fields: object) -> dict[str, Entry]:
+    return _entries(" ".join(f".{n}" for n in names.split()), **fields)
+
+
+_TABLE: dict[str, Entry] = {
+    # allocation: fresh memory; a negative dim raises
+    **_numpy("empty zeros ones full", raises="dims"),
+    **_numpy("empty_like zeros_like ones_like full_like copy array arange linspace eye "
+             "identity"),
+    # results that may share memory with an argument
+    **_numpy("asarray ascontiguousarray asfortranarray ravel transpose squeeze expand_dims atleast_1d atleast_2d "
+             "atleast_3d diagonal real imag swapaxes moveaxis flip fliplr flipud broadcast_to", views=(_A0,)),
+    **_numpy("reshape", views=(_A0,), raises="opaque"),
+    # reductions and other pure functions with fresh results
+    **_numpy("sum prod mean std var nansum nanprod nanmean nanstd nanvar cumsum cumprod", writes=(Arg(3),)),
+    **_numpy("any all diff count_nonzero average ptp nanmedian percentile quantile median"),
+    **_numpy("min max amin amax argmin argmax", writes=(Arg(2),), raises="empty"),
+    **_numpy("nanmin nanmax nanargmin nanargmax", raises="empty"),
+    **_numpy("round around", writes=(Arg(2),)),
+    **_numpy("clip take", writes=(Arg(3),)),
+    **_numpy("where isclose allclose array_equal sort argsort nonzero flatnonzero unique searchsorted digitize "
+             "histogram bincount interp convolve correlate trapz trapezoid polyval outer kron vdot inner tril "
+             "triu roll repeat tile concatenate stack hstack vstack column_stack dstack append insert delete "
+             "cross"),
+    **_numpy("dot", writes=(Arg(2),), raises="opaque"),
+    **_numpy("linalg.norm linalg.solve linalg.inv linalg.det linalg.eig linalg.eigh linalg.svd "
+             "linalg.qr linalg.cholesky linalg.lstsq linalg.pinv linalg.matrix_power", raises="opaque"),
+    # in place
+    **_numpy("copyto place putmask put fill_diagonal", writes=(_A0,)),
+    # stateful: the order of calls decides the result
+    **_numpy("random.random random.rand random.randn random.randint random.uniform random.normal random.seed "
+             "random.choice random.permutation random.standard_normal random.exponential random.poisson "
+             "random.binomial", ordered=True),
+    **_numpy("random.shuffle", writes=(_A0,), ordered=True),
+    # math: scalars only. Cuvil's own overloads (runtime/mathlib.py) raise as CPython does.
+    **_entries(" ".join(f"math.{n}" for n in dir(math) if not n.startswith("_"))),
+    **_entries("math.fmod math.isqrt math.factorial math.comb math.perm math.lcm math.modf math.cbrt "
+               "math.isclose", raises="opaque"),
+    # builtins
+    **_entries("len abs int float bool complex round range"),
+    **_entries("min max sum divmod pow", raises="opaque"),
+    **_entries("print", ordered=True),
+    # array methods
+    **_methods("copy astype flatten sum prod mean std var any all cumsum cumprod argsort nonzero dot conj "
+               "conjugate round clip item"),
+    **_methods("min max argmin argmax", raises="empty"),
+    **_methods("view ravel transpose squeeze swapaxes T real imag", views=(SELF,)),
+    **_methods("reshape", views=(SELF,), raises="opaque"),
+    **_methods("fill sort put partition itemset", writes=(SELF,)),
+    # Cuvil's own helpers in generated code (runtime/intrinsics.py): Python's power raises as CPython does
+    **_entries("cuvil.runtime.intrinsics.py_pow cuvil.runtime.intrinsics.inplace_check", raises="opaque"),
+    **_ufunc_entries(),  # last: `np.abs`, `np.maximum`, … are ufuncs, with `out`
+}
+
+
+OUT = "out"  # whatever the entry says, a keyword argument `out=` is written
+
+
+def lookup(qualname: str) -> Entry:
+    """The entry of a function by its qualified name (`numpy.linalg.norm`, `math.sqrt`, `len`); `UNKNOWN`."""
+    return _TABLE.get(qualname, UNKNOWN)
+
+
+def method(name: str) -> Entry:
+    """The entry of an array method (or attribute, like `.T`) by name; `UNKNOWN`."""
+    return _TABLE.get(f".{name}", UNKNOWN)
+
+
+def is_pure(entry: Entry) -> bool:
+    """Calling it twice is indistinguishable from calling it once (for evaluating an operand twice)."""
+    return not entry.writes and entry.raises is None and not entry.ordered
