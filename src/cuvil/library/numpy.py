@@ -120,7 +120,8 @@ _TABLE: dict[str, Entry] = {
     **_methods("reshape", views=(SELF,), raises="opaque"),
     **_methods("fill sort put partition itemset", writes=(SELF,)),
     # Cuvil's own helpers in generated code (runtime/intrinsics.py): Python's power raises as CPython does
-    **_entries("cuvil.runtime.intrinsics.py_pow cuvil.runtime.intrinsics.inplace_check", raises="opaque"),
+    **_entries("cuvil.runtime.intrinsics.py_pow cuvil.runtime.intrinsics.pow_exponent", raises="opaque"),
+    **_entries("cuvil.runtime.inplace.inplace_value", views=(Arg(1),), raises="opaque"),
     **_ufunc_entries(),  # last: `np.abs`, `np.maximum`, … are ufuncs, with `out`
 }
 
