@@ -50,18 +50,22 @@ def update_golden(session: nox.Session) -> None:
 @nox.session
 def fuzz(session: nox.Session) -> None:
     """Semantic-preservation fuzzing (tests/fuzz): 10,000 generated programs through every normalization pass
-    and the pipeline, 300 through the whole compiler, each against CPython. A fresh seed each run, printed with
-    the summary; `CUVIL_FUZZ_SEED=<seed> nox -s fuzz` repeats a run. Failing programs are shrunk."""
+    and the pipeline, 300 through the whole compiler, and 2,000 loop programs under `parallel=True` (3 calls
+    each), each against CPython. A fresh seed each run, printed with the summary; `CUVIL_FUZZ_SEED=<seed> nox -s
+    fuzz` repeats a run. Failing programs are shrunk."""
     import os
     import random
 
-    session.install("-e", ".[dev]", *CONSTRAINTS)
+    session.install("-e", ".[dev,torch]", *CONSTRAINTS)  # the parallel fuzzer also calls with torch tensors
     cache = session.create_tmp() + "/cuvil-cache"
     session.run("rm", "-rf", cache, external=True)
     env = {
         "CUVIL_CACHE_DIR": cache,
         "CUVIL_FUZZ_NORMALIZE": os.environ.get("CUVIL_FUZZ_NORMALIZE", "10000"),
         "CUVIL_FUZZ_COMPILE": os.environ.get("CUVIL_FUZZ_COMPILE", "300"),
+        "CUVIL_FUZZ_PARALLEL": "1",
+        "CUVIL_FUZZ_PARALLEL_PROGRAMS": os.environ.get("CUVIL_FUZZ_PARALLEL_PROGRAMS", "2000"),
+        "CUVIL_FUZZ_PARALLEL_RUNS": os.environ.get("CUVIL_FUZZ_PARALLEL_RUNS", "3"),
         "CUVIL_FUZZ_SEED": os.environ.get("CUVIL_FUZZ_SEED", str(random.randrange(1, 10**6))),
         "CUVIL_FUZZ_SHARDS": "8",
         "CUVIL_FUZZ_SHRINK": "1",

@@ -1,4 +1,5 @@
-"""One summary line per fuzz part at the end of a run: programs, mismatching programs, seconds.
+"""One summary line per fuzz part at the end of a run: programs, runs of each (where a part says), mismatching
+programs, seconds.
 
 Under pytest-xdist each worker ships its tally to the controller (`workeroutput`), which adds them up.
 """
@@ -33,12 +34,14 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     totals: dict[str, dict[str, Any]] = {}
     for tally in parts:
         for name, part in tally.items():
-            total = totals.setdefault(name, {"programs": 0, "mismatches": set(), "seconds": 0.0})
+            total = totals.setdefault(name, {"programs": 0, "mismatches": set(), "seconds": 0.0, "runs": 0})
             total["programs"] += part["programs"]
             total["mismatches"] |= set(part["mismatches"])
             total["seconds"] += part["seconds"]
+            total["runs"] = max(total["runs"], part.get("runs", 0))
     for name, total in sorted(totals.items()):
+        runs = f", {total['runs']} runs each" if total["runs"] else ""
         terminalreporter.write_line(
-            f"cuvil fuzz {name}: {total['programs']} programs, {len(total['mismatches'])} mismatching, "
+            f"cuvil fuzz {name}: {total['programs']} programs{runs}, {len(total['mismatches'])} mismatching, "
             f"{total['seconds']:.1f} s ({total['programs'] / max(total['seconds'], 1e-9):.1f} programs/s), "
             f"seed {SEED}")

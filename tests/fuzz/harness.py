@@ -5,6 +5,7 @@ programs, deterministic) and `nox -s fuzz` (10,000 and 300, a fresh seed each ru
 
     CUVIL_FUZZ_NORMALIZE   programs for the normalization differential (default 200)
     CUVIL_FUZZ_COMPILE     programs for the compiled differential (default 15)
+    CUVIL_FUZZ_PARALLEL    programs for the parallel-soundness differential (test_parallel_fuzz.py)
     CUVIL_FUZZ_SEED        base seed (default 0); a failure names the seed that reproduces it
     CUVIL_FUZZ_SHARDS      how many test functions each budget is split into, for pytest-xdist (default 2)
     CUVIL_FUZZ_SHRINK      1: shrink a failing program to a small one (minutes for a big one; default 0)
@@ -24,7 +25,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
-from .generator import Program, programs
+from .generator import programs
 
 
 def budget(name: str, default: int) -> int:
@@ -41,35 +42,47 @@ class Part:
     programs: int = 0
     mismatches: set[str] = dataclasses.field(default_factory=set)  # digests of failing programs
     seconds: float = 0.0
+    runs: int = 0  # calls of each program (0: the part does not say)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"programs": self.programs, "mismatches": sorted(self.mismatches), "seconds": self.seconds}
+        return {"programs": self.programs, "mismatches": sorted(self.mismatches), "seconds": self.seconds,
+                "runs": self.runs}
 
 
 TALLY: dict[str, Part] = {}  # part name → what ran in this process; conftest.py prints the sum
 
 
 @contextlib.contextmanager
-def counted(part: str, program: Program) -> Iterator[None]:
-    """Count one program of `part`, its time, and whether it failed (shrinking re-runs count too)."""
+def counted(part: str, program: Any) -> Iterator[None]:
+    """Count one program of `part`, its time, and whether it failed (shrinking re-runs count too).
+
+    An example hypothesis abandons — its data ran out (`StopTest`, a BaseException) or it was rejected — is
+    not a program run: hypothesis draws another in its place, so counting it would report more programs than
+    the budget (218 for 200)."""
     entry = TALLY.setdefault(part, Part())
     start = time.perf_counter()
+    ran = False
     try:
         yield
+        ran = True
     except HypothesisException:  # hypothesis steering the search, not a failure
         raise
     except Exception:
+        ran = True
         entry.mismatches.add(hashlib.sha1(program.source.encode()).hexdigest()[:12])
         raise
     finally:
-        entry.programs += 1
+        if ran:
+            entry.programs += 1
         entry.seconds += time.perf_counter() - start
 
 
-def sharded_tests(part: str, total: int, check: Callable[[Program, st.DataObject], None],
-                  namespace: dict[str, Any]) -> None:
+def sharded_tests(part: str, total: int, check: Callable[[Any, st.DataObject], None],
+                  namespace: dict[str, Any], strategy: st.SearchStrategy[Any] | None = None) -> None:
     """Define `test_<part>_<k>` for k < SHARDS in `namespace`, each running its share of `total` programs from
-    its own seed, so pytest-xdist can run them side by side and every run draws the same programs."""
+    its own seed, so pytest-xdist can run them side by side and every run draws the same programs.
+    `strategy` draws the programs (default: `generator.programs()`); each needs a `.source`."""
+    strategy = programs() if strategy is None else strategy
     for shard in range(SHARDS):
         share = total // SHARDS + (shard < total % SHARDS)
         if share == 0:
@@ -79,8 +92,8 @@ def sharded_tests(part: str, total: int, check: Callable[[Program, st.DataObject
         @settings(max_examples=share, deadline=None, database=None, print_blob=True, phases=PHASES,
                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                          HealthCheck.filter_too_much])
-        @given(program=programs(), data=st.data())
-        def test(program: Program, data: st.DataObject) -> None:
+        @given(program=strategy, data=st.data())
+        def test(program: Any, data: st.DataObject) -> None:
             with counted(part, program):
                 check(program, data)
 
