@@ -183,7 +183,8 @@ class _Module:
         globals = {name: _global(name, binding) for name, binding in self.names.items()}
         with self.timer.stage("analyze"):
             # Loops are found by node identity: nothing may rewrite a function between here and printing.
-            analyses = analyze_program(functions, entry, globals, numbers, ranks, bool(self.options.parallel))
+            analyses = analyze_program(functions, entry, globals, numbers, ranks, bool(self.options.parallel),
+                                       self.options.boundscheck)
         words = []
         with self.timer.stage("codegen"):
             for k, unit in enumerate(self.units):

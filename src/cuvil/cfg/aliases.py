@@ -35,7 +35,7 @@ class Aliases:
         self.calls = calls
         self.names: dict[str, Roots] = {}
         assignments = list(_assignments(fn.body))
-        self.ranks = _ranks(fn, assignments, {**{n: 0 for n in numbers}, **(ranks or {})})
+        self.ranks = _ranks(fn, assignments, {**{n: 0 for n in numbers}, **(ranks or {})}, calls)
         self._sites: dict[int, str] = {}  # id(node) → allocation-site root, numbered in the order first seen
         self._nodes: dict[str, int] = {}  # and back
         for param in fn.params.params:
@@ -127,7 +127,7 @@ class Aliases:
         """The number of dims of an array expression (0 for a number), where the argument types tell."""
         if isinstance(node, cst.Name):
             return self.ranks.get(node.value)
-        return _rank(node, self.ranks)
+        return _rank(node, self.ranks, self.calls)
 
     def is_number(self, name: str) -> bool:
         """`name` never holds an array (nor a tuple that could hold one)."""
@@ -155,13 +155,18 @@ def _assignments(
     return iter(found)
 
 
-def _rank(node: cst.BaseExpression, ranks: Mapping[str, int | None]) -> int | None:
+_ALLOCATIONS = frozenset({"numpy.empty", "numpy.zeros", "numpy.ones", "numpy.full"})
+_SAME_RANK = frozenset({"numpy.empty_like", "numpy.zeros_like", "numpy.ones_like", "numpy.full_like",
+                        "numpy.copy", ".copy", ".astype"})
+
+
+def _rank(node: cst.BaseExpression, ranks: Mapping[str, int | None], calls: Calls) -> int | None:
     if isinstance(node, cst.Name):
         return ranks.get(node.value)
     if isinstance(node, cst.Integer | cst.Float | cst.Imaginary):
         return 0
     if isinstance(node, cst.Subscript):
-        base = _rank(node.value, ranks)
+        base = _rank(node.value, ranks, calls)
         if base is None:
             return None
         out = base
@@ -170,18 +175,27 @@ def _rank(node: cst.BaseExpression, ranks: Mapping[str, int | None]) -> int | No
                 return None  # a slice: stays an array of unknown size, rank kept... keep it simple
             if isinstance(part, cst.Name) and part.value == "None":
                 out += 1
-            elif _rank(part, ranks) == 0:
+            elif _rank(part, ranks, calls) == 0:
                 out -= 1
             else:
                 return None  # an index array: fancy indexing
         return out if out >= 0 else None
     if isinstance(node, cst.UnaryOperation):
-        return _rank(node.expression, ranks)
+        return _rank(node.expression, ranks, calls)
     if isinstance(node, cst.BinaryOperation) and not isinstance(node.operator, cst.MatrixMultiply):
-        left, right = _rank(node.left, ranks), _rank(node.right, ranks)
+        left, right = _rank(node.left, ranks, calls), _rank(node.right, ranks, calls)
         return None if left is None or right is None else max(left, right)
-    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("len", "int", "float"):
-        return 0
+    if isinstance(node, cst.Call):
+        effect = calls.effect(node)
+        if effect.name in ("len", "int", "float", "bool") or effect.name.startswith("math."):
+            return 0
+        if effect.name in _ALLOCATIONS and effect.args:
+            shape = effect.args[0]
+            if isinstance(shape, cst.Tuple):
+                return len(shape.elements)
+            return 1 if _rank(shape, ranks, calls) == 0 else None
+        if effect.name in _SAME_RANK and effect.args:
+            return _rank(effect.args[0], ranks, calls)
     return None
 
 
@@ -197,11 +211,11 @@ def _index_parts(sub: cst.Subscript) -> list[cst.BaseExpression | None]:
 
 
 def _ranks(fn: cst.FunctionDef, assignments: list[tuple[cst.BaseExpression, cst.BaseExpression | None, bool]],
-           known: Mapping[str, int]) -> dict[str, int]:
+           known: Mapping[str, int], calls: Calls) -> dict[str, int]:
     """Names whose every binding has one known rank (parameters: from the argument types)."""
     params = {p.name.value for p in fn.params.params}
     values: dict[str, list[cst.BaseExpression | None]] = {}
-    for target, value, augmented in assignments:
+    for target, value, _ in assignments:
         if isinstance(target, cst.Name):
             values.setdefault(target.value, []).append(value)
         else:
@@ -216,7 +230,7 @@ def _ranks(fn: cst.FunctionDef, assignments: list[tuple[cst.BaseExpression, cst.
         for name, bound in values.items():
             if name in params and name not in known:
                 continue
-            found = {0 if v is None and _is_loop_target(fn, name) else (None if v is None else _rank(v, ranks))
+            found = {0 if v is None and _is_loop_target(fn, name) else (None if v is None else _rank(v, ranks, calls))
                      for v in bound}
             if name in known:
                 found.add(known[name])

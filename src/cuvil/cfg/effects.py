@@ -97,7 +97,7 @@ class Calls:
                 keywords: dict[str, cst.BaseExpression]) -> CallEffect:
         summary = self.summaries.get(name, OPAQUE_SUMMARY)
         args = list(positional)
-        for k, param in enumerate(summary.params[len(args):], len(args)):
+        for param in summary.params[len(args):]:
             if param in keywords:
                 args.append(keywords[param])
             else:

@@ -24,9 +24,11 @@ class FunctionAnalysis:
 
 
 def analyze_program(functions: Mapping[str, cst.FunctionDef], entry: str, globals: Mapping[str, Global],
-                    numbers: frozenset[str], ranks: Mapping[str, int], parallel: bool) -> dict[str, FunctionAnalysis]:
+                    numbers: frozenset[str], ranks: Mapping[str, int], parallel: bool,
+                    boundscheck: bool = False) -> dict[str, FunctionAnalysis]:
     """`functions` by their names in the generated module; `numbers` and `ranks` what the variant's argument
-    types say of the entry's parameters; loops are decided only when `parallel`."""
+    types say of the entry's parameters; loops are decided only when `parallel`; with `boundscheck` every
+    index may raise."""
     summaries: dict[str, Summary] = {}
     done: dict[str, FunctionAnalysis] = {}
     active: set[str] = set()
@@ -43,8 +45,9 @@ def analyze_program(functions: Mapping[str, cst.FunctionDef], entry: str, global
         local = {p.name.value for p in fn.params.params} | assigned_names(fn.body)
         calls = Calls(globals, local, summaries)
         aliases = Aliases(fn, calls, numbers, ranks) if name == entry else Aliases(fn, calls)
-        summaries[name] = summarize(fn, aliases)
-        done[name] = FunctionAnalysis(aliases, summaries[name], loop_decisions(fn, aliases) if parallel else [])
+        summaries[name] = summarize(fn, aliases, boundscheck)
+        loops = loop_decisions(fn, aliases, boundscheck) if parallel else []
+        done[name] = FunctionAnalysis(aliases, summaries[name], loops)
         active.discard(name)
 
     visit(entry)

@@ -37,7 +37,7 @@ class Opaque(Exception):
     """A statement may raise in a way no condition before it can tell; the message says why."""
 
 
-_DIVISIONS = {
+_DIVISIONS: dict[type, str] = {
     cst.FloorDivide: "integer division or modulo by zero",
     cst.Modulo: "integer division or modulo by zero",
     cst.Divide: "division by zero",
@@ -73,8 +73,8 @@ def _not(node: cst.BaseExpression) -> cst.BaseExpression:
 
 
 class _Checks:
-    def __init__(self, calls: Calls, line: int | None):
-        self.calls, self.line = calls, line
+    def __init__(self, calls: Calls, line: int | None, boundscheck: bool):
+        self.calls, self.line, self.boundscheck = calls, line, boundscheck
         self.found: list[Check] = []
 
     def add(self, guard: cst.BaseExpression | None, condition: cst.BaseExpression, exception: str,
@@ -106,12 +106,18 @@ class _Checks:
         elif isinstance(node, cst.Call):
             self.call(node, guard)
         else:
+            if isinstance(node, cst.Subscript):
+                self.index(node)
             for child in node.children:
                 if isinstance(child, cst.BaseExpression):
                     self.expr(child, guard)
 
+    def index(self, node: cst.Subscript) -> None:
+        if self.boundscheck and any(isinstance(e.slice, cst.Index) for e in node.slice):
+            raise Opaque("an index may be out of bounds (boundscheck=True raises IndexError)")
+
     def division(self, operator: cst.CSTNode, divisor: cst.BaseExpression, guard: cst.BaseExpression | None) -> None:
-        message = _DIVISIONS.get(type(operator))  # type: ignore[call-overload]
+        message = _DIVISIONS.get(type(operator))
         if message is None or _nonzero_literal(divisor):
             return
         self.pure(divisor, "a divisor")
@@ -168,10 +174,10 @@ def _calls(node: cst.CSTNode) -> list[cst.Call]:
     return found
 
 
-def statement_checks(stmt: cst.BaseStatement, calls: Calls) -> list[Check]:
+def statement_checks(stmt: cst.BaseStatement, calls: Calls, boundscheck: bool = False) -> list[Check]:
     """The checks of a simple statement, or of a compound statement's header, in evaluation order; raises
-    `Opaque` when the statement may raise in a way no check can tell."""
-    checks = _Checks(calls, origin_of(stmt))
+    `Opaque` when the statement may raise in a way no check can tell (with `boundscheck`, any index)."""
+    checks = _Checks(calls, origin_of(stmt), boundscheck)
     if isinstance(stmt, cst.If | cst.While):
         checks.expr(stmt.test, None)
     elif isinstance(stmt, cst.For):
@@ -205,8 +211,9 @@ def _target(checks: _Checks, target: cst.BaseExpression) -> None:
         for element in target.elements:
             _target(checks, element.value)
     elif isinstance(target, cst.Subscript):
-        for element in target.slice:
-            for child in element.slice.children:
+        checks.index(target)
+        for part in target.slice:
+            for child in part.slice.children:
                 if isinstance(child, cst.BaseExpression):
                     checks.expr(child, None)
         checks.expr(target.value, None)

@@ -117,7 +117,8 @@ class _Printer:
         parallel = self.parallel_loop(trivial, count, start, step)
         if self.errs:
             parallel.insert(0, _assign(self.errs, _call(self.intrinsic("error_slots")), line))
-        guards = [_call(self.intrinsic("overlaps"), cst.Name(a), cst.Name(b)) for a, b in d.overlap]
+        guards: list[cst.BaseExpression] = [
+            _call(self.intrinsic("overlaps"), cst.Name(a), cst.Name(b)) for a, b in d.overlap]
         guards += [_call(self.intrinsic("self_overlaps"), cst.Name(a)) for a in d.self_overlap]
         if not d.nonnegative:
             guards.append(self.negative_index(count, start, step))
@@ -143,8 +144,8 @@ class _Printer:
     def parallel_loop(self, trivial: bool, count: cst.BaseExpression, start: cst.BaseExpression | None,
                       step: cst.BaseExpression | None) -> Stmts:
         line, d = self.line, self.decision
-        body = list(self.loop.body.body)  # type: ignore[attr-defined]
-        guarded, _ = self.guard(body)
+        assert isinstance(self.loop.body, cst.IndentedBlock)
+        guarded, _ = self.guard(self.loop.body.body)
         prange = cst.Attribute(cst.Name("numba"), cst.Name("prange"))
         if trivial:
             k = self.var
@@ -222,7 +223,7 @@ class _Printer:
         for check in reversed(checks):
             self.codes.append(check)
             code = len(self.codes)
-            record = [_line(cst.Expr(_call(self.intrinsic("record_error"), cst.Name(self.errs),
+            record: Stmts = [_line(cst.Expr(_call(self.intrinsic("record_error"), cst.Name(self.errs),
                                            cst.Name("__K__"), cst.Integer(str(code)))), check.line),
                       _assign(self.ok, cst.Name("False"), check.line)]
             if leave:

@@ -18,7 +18,7 @@ from numba import types
 from numba.extending import overload
 
 NO_ERROR = np.iinfo(np.int64).max
-_SLOTS = numba.config.NUMBA_NUM_THREADS  # get_thread_id() is below this
+_SLOTS = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]  # get_thread_id() is below this
 
 
 def overlaps(a, b):  # the plain-Python meaning
