@@ -99,22 +99,21 @@ def _self_overlaps(a):
         return lambda a: False  # contiguous: every element has its own bytes
 
     def strided(a):
-        # Sufficient for distinct elements: taking the axes by increasing |stride|, each stride is at least the
-        # span of the axes before it. Anything else (a zero stride, as_strided rows) counts as overlapping.
-        n = a.ndim
-        strides = np.empty(n, np.int64)
-        shapes = np.empty(n, np.int64)
-        for k in range(n):
-            strides[k] = abs(a.strides[k])
-            shapes[k] = a.shape[k]
-        order = np.argsort(strides)
-        span = a.itemsize
-        for k in order:
-            if shapes[k] <= 1:
+        # Distinct elements have distinct bytes when each axis's stride is at least one element plus the
+        # spans of the axes with smaller strides (ties: the earlier axis counts as smaller): the largest
+        # axis where two indices differ then moves farther than all the others together can. No allocation,
+        # ndim² steps. Anything else (a zero stride, as_strided rows) counts as overlapping.
+        for k in range(a.ndim):
+            if a.shape[k] <= 1:
                 continue
-            if strides[k] < span:
+            stride = abs(a.strides[k])
+            smaller = a.itemsize
+            for j in range(a.ndim):
+                other = abs(a.strides[j])
+                if j != k and a.shape[j] > 1 and (other < stride or (other == stride and j < k)):
+                    smaller += other * (a.shape[j] - 1)
+            if stride < smaller:
                 return True
-            span = strides[k] * shapes[k]
         return False
 
     return strided
