@@ -340,3 +340,50 @@ def test_numba_helper_in_another_module_keeps_its_own_globals(user_module):
         """, env={"twice": helpers.twice}))
     assert fn(1.0) == 102.0
     assert isinstance(helpers.twice, numba.core.dispatcher.Dispatcher)
+
+
+def test_numba_helper_reached_through_a_module_recompiles_with_fresh_machine_code(user_module):
+    helpers = user_module("""
+        import numba
+        OFFSET = 1.0
+
+        @numba.njit
+        def shift(x):
+            return x + OFFSET
+        """)
+    fn = define("""
+        def f(x):
+            return helpers.shift(x)
+        """, env={"helpers": helpers})
+    jitted = cuvil.jit(fn)
+    assert jitted(1.0) == 2.0
+    helpers.OFFSET = 10.0
+    assert jitted(1.0) == helpers.shift.py_func(1.0) == 11.0
+    assert _reasons(jitted)[1] == "global helpers.shift.OFFSET: 10.0 != 1.0 (guard of variant #1)"
+
+
+def test_numpy_scalar_default_of_a_callee_is_injected_by_value():
+    fn = define("""
+        def h(x, k=S):
+            return x * k
+        def f(x):
+            return h(x)
+        """, "f", env={"S": np.float32(2.5)})
+    jitted = cuvil.jit(fn)
+    x = np.float32(2.0)
+    assert jitted(x) == fn(x) == np.float32(5.0) and type(jitted(x)) is type(fn(x))
+    fn.__globals__["h"].__defaults__ = (np.float32(4.0),)
+    assert jitted(x) == fn(x) == np.float32(8.0)
+    assert _reasons(jitted)[1].startswith("defaults h.__defaults__: ")
+
+
+def test_entry_defaults_changed_after_a_compile_name_the_entry():
+    fn = define("""
+        def entry(x, k=1.0):
+            return x + k
+        """)
+    jitted = cuvil.jit(fn)
+    jitted(1.0)
+    fn.__defaults__ = (2.0,)
+    assert jitted(1.0) == 3.0
+    assert _reasons(jitted)[1] == "defaults entry.__defaults__: (2.0,) != (1.0,) (guard of variant #1)"

@@ -16,7 +16,7 @@ import types
 import numba
 import numpy as np
 
-from ..frontend.captures import is_library_file
+from ..frontend.captures import is_library_file, is_user_module
 
 
 @dataclasses.dataclass(frozen=True)
@@ -117,25 +117,35 @@ def compiled_in(value: object) -> types.FunctionType | None:
     return None
 
 
-def private_copy(value: object, copies: dict[int, object] | None = None) -> object:
-    """What to place in a generated module for an injected value: for a user's `numba.njit` helper, a copy
-    compiled afresh. The helper itself keeps the machine code of its first compile, with the globals of then
-    frozen in: a module recompiled because one of them changed must not link that old code. The copy reads
-    a snapshot of the helper's globals in which the user's Numba helpers it calls are copies too."""
+def private_copy(value: object, copies: dict[int, tuple[object, object]] | None = None) -> object:
+    """What a generated module is to see for `value`: for a user's `numba.njit` helper, a copy compiled
+    afresh. The helper itself keeps the machine code of its first compile, with the globals of then frozen
+    in: a module recompiled because one of them changed must not link that old code. The copy reads a
+    snapshot of the helper's globals in which the user's modules and Numba helpers are private too. A user's
+    module becomes a stand-in that reads through to it, giving private copies of the helpers in it (Numba
+    resolves `helpers.fast` when it compiles). `copies` (original id → (original, copy)) keeps one copy each."""
+    copies = {} if copies is None else copies
+    known = copies.get(id(value))
+    if known is not None and known[0] is value:
+        return known[1]
+    if isinstance(value, types.ModuleType) and is_user_module(value) and "__cuvil_stand_in__" not in vars(value):
+        stand_in = types.ModuleType(value.__name__, value.__doc__)
+        copies[id(value)] = (value, stand_in)
+        vars(stand_in)["__cuvil_stand_in__"] = True
+        vars(stand_in)["__getattr__"] = lambda name: private_copy(getattr(value, name), copies)
+        return stand_in
     if compiled_in(value) is None or callee_function(value) is not None:
         return value
-    copies = {} if copies is None else copies
-    if id(value) not in copies:
-        py = value.py_func  # type: ignore[attr-defined]
-        namespace = dict(py.__globals__)
-        clone = types.FunctionType(py.__code__, namespace, py.__name__, py.__defaults__, py.__closure__)
-        clone.__qualname__, clone.__module__ = py.__qualname__, py.__module__
-        options = {k: v for k, v in value.targetoptions.items() if k not in ("nopython", "cache")}  # type: ignore[attr-defined]
-        copies[id(value)] = numba.njit(**options)(clone)
-        for name in py.__code__.co_names:
-            if name in namespace:
-                namespace[name] = private_copy(namespace[name], copies)
-    return copies[id(value)]
+    py = value.py_func  # type: ignore[attr-defined]
+    namespace = dict(py.__globals__)
+    clone = types.FunctionType(py.__code__, namespace, py.__name__, py.__defaults__, py.__closure__)
+    clone.__qualname__, clone.__module__ = py.__qualname__, py.__module__
+    options = {k: v for k, v in value.targetoptions.items() if k not in ("nopython", "cache")}  # type: ignore[attr-defined]
+    copies[id(value)] = (value, numba.njit(**options)(clone))
+    for name in py.__code__.co_names:
+        if name in namespace:
+            namespace[name] = private_copy(namespace[name], copies)
+    return copies[id(value)][1]
 
 
 def import_line(alias: str, imp: Import) -> str:

@@ -153,7 +153,8 @@ def walk(fn: types.FunctionType, inner: Callable[[object], types.FunctionType | 
             return
         seen.add(f)
         if f.__defaults__:
-            yield Read((*prefix, "__defaults__"), f, "defaults", "__defaults__", (), f.__defaults__)
+            path = (*prefix, "__defaults__") if prefix else (f.__name__, "__defaults__")
+            yield Read(path, f, "defaults", "__defaults__", (), f.__defaults__)
         for read in reads(f, prefix):
             yield read
             if read.kind != "builtin":

@@ -202,7 +202,7 @@ def _activate(fn: types.FunctionType, meta: Meta, source: str, entry: Entry | No
     else from memory (with a warning); None if the module cannot be imported at all."""
     if entry is not None:
         try:
-            module = import_module(entry.module_path, source, _injected(fn, meta))
+            module = _private(import_module(entry.module_path, source, _injected(fn, meta)))
             function = getattr(module, meta.entry)
             for value in vars(module).values():
                 if getattr(getattr(value, "py_func", None), "__module__", None) == module.__name__:
@@ -215,7 +215,7 @@ def _activate(fn: types.FunctionType, meta: Meta, source: str, entry: Entry | No
     assert path is not None
     sys.modules.pop(path.stem, None)
     try:
-        module = import_module(path, _in_memory(source), _injected(fn, meta))
+        module = _private(import_module(path, _in_memory(source), _injected(fn, meta)))
         return getattr(module, meta.entry)
     except Exception:
         sys.modules.pop(path.stem, None)
@@ -223,8 +223,18 @@ def _activate(fn: types.FunctionType, meta: Meta, source: str, entry: Entry | No
 
 
 def _injected(fn: types.FunctionType, meta: Meta) -> dict[str, object]:
-    copies: dict[int, object] = {}
+    copies: dict[int, tuple[object, object]] = {}
     return {name: private_copy(follow(fn, path), copies) for name, path in meta.injected.items()}
+
+
+def _private(module: types.ModuleType) -> types.ModuleType:
+    """The generated module, its imports of the user's modules replaced by stand-ins (bindings.private_copy)
+    before Numba compiles anything in it: helpers reached as `helpers.fast` are compiled afresh too."""
+    copies: dict[int, tuple[object, object]] = {}
+    for name, value in list(vars(module).items()):
+        if isinstance(value, types.ModuleType):
+            vars(module)[name] = private_copy(value, copies)
+    return module
 
 
 def _in_memory(source: str) -> str:
