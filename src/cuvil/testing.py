@@ -8,6 +8,17 @@ A spec names dims symbolically, so `("n",)` on two arguments draws one length fo
 that NaN equals NaN in the same place, that a tolerance belongs to a dtype, and that a function which writes
 into its arguments must write the same values. This module imports neither libcst nor the compiler: a user's
 test module imports it at collection time, and compiling waits for the first example.
+
+The comparison is exact about types; only values of float and complex dtypes get a tolerance:
+  * arrays: the same class (ndarray, torch tensor), the same shape and the same dtype — a float32 result that
+    comes back float64, or an int32 one as int64, is a difference, whatever the values;
+  * scalars: the same dtype, where Python's bool, int, float and complex count as NumPy's bool, int64, float64
+    and complex128. Numba returns every 64-bit scalar as the Python type (it has no way to return np.float64),
+    so `3` and `np.int64(3)` match, and so do `2.0` and `np.float64(2.0)`; but `np.float32(2.0)` and `2.0` do
+    not (another precision), nor `np.int32(3)` and `3` (another wrap-around), nor `True` and `1`;
+  * a scalar never matches a 0-d array, a tuple never a list, and tuples match element by element.
+What the rule lets through: NEP 50 treats a Python float as a "weak" scalar and np.float64 as a strong one, so
+`float32_array * r` in the caller's later code is float32 for one and float64 for the other.
 """
 
 from __future__ import annotations
@@ -268,16 +279,19 @@ def _as_array(value: Any) -> np.ndarray | None:
     return None
 
 
-def _kind(value: Any) -> str:
-    if isinstance(value, bool | np.bool_):
-        return "bool"
-    if isinstance(value, int | np.integer):
-        return "int"
-    if isinstance(value, float | np.floating):
-        return "float"
-    if isinstance(value, complex | np.complexfloating):
-        return "complex"
-    return type(value).__name__
+# Python's scalars as the NumPy dtypes they stand for (see the module docstring).
+_PYTHON_SCALARS = {bool: np.dtype(np.bool_), int: np.dtype(np.int64), float: np.dtype(np.float64),
+                   complex: np.dtype(np.complex128)}
+
+
+def _scalar_dtype(value: Any) -> np.dtype | None:
+    if isinstance(value, np.generic):
+        return value.dtype
+    return _PYTHON_SCALARS.get(type(value))
+
+
+def _container(value: Any) -> str:
+    return "torch tensor" if hasattr(value, "detach") else type(value).__name__
 
 
 def _compare(e: Any, a: Any, path: str, rtol: float | None, atol: float | None) -> list[str]:
@@ -288,26 +302,26 @@ def _compare(e: Any, a: Any, path: str, rtol: float | None, atol: float | None) 
         return [p for i, (x, y) in enumerate(zip(e, a)) for p in _compare(x, y, f"{path}[{i}]", rtol, atol)]
     e_arr, a_arr = _as_array(e), _as_array(a)
     if e_arr is not None:
-        if a_arr is None:
-            return [f"{path}: expected an array, got {_short(a)}"]
+        if a_arr is None or _container(a) != _container(e):
+            return [f"{path}: expected a {_container(e)}, got {type(a).__name__} {_short(a)}"]
         return _compare_arrays(e_arr, a_arr, path, rtol, atol)
-    if e is None or a is None or _kind(e) not in ("bool", "int", "float", "complex"):
+    dtype = _scalar_dtype(e)
+    if dtype is None:
         return [] if (e is None and a is None) or (e is not None and e == a) else [
             f"{path}: expected {_short(e)}, got {_short(a)}"]
-    if _kind(e) != _kind(a):
-        return [f"{path}: expected {_kind(e)} {e!r}, got {type(a).__name__} {a!r}"]
-    if _kind(e) in ("bool", "int"):  # by value: Python's int and NumPy's int64 are the same answer
+    if _scalar_dtype(a) != dtype:
+        return [f"{path}: expected {type(e).__name__} {e!r}, got {type(a).__name__} {_short(a)}"]
+    if dtype.kind in "biu":
         return [] if int(e) == int(a) else [f"{path}: expected {e!r}, got {a!r}"]
-    dtype = e.dtype if isinstance(e, np.generic) else np.dtype(type(e))
-    return _compare_arrays(np.asarray(e, dtype=dtype), np.asarray(a), path, rtol, atol)
+    return _compare_arrays(np.asarray(e, dtype=dtype), np.asarray(a, dtype=dtype), path, rtol, atol)
 
 
 def _compare_arrays(e: np.ndarray, a: np.ndarray, path: str, rtol: float | None, atol: float | None) -> list[str]:
     if e.shape != a.shape:
         return [f"{path}: shape {a.shape}, expected {e.shape}"]
+    if e.dtype != a.dtype:
+        return [f"{path}: dtype {a.dtype}, expected {e.dtype}"]
     integral = "iu"
-    if e.dtype.kind != a.dtype.kind and not (e.dtype.kind in integral and a.dtype.kind in integral):
-        return [f"{path}: dtype {a.dtype}, expected {e.dtype} (kind {e.dtype.kind!r})"]
     error: np.ndarray | None = None
     if e.dtype.kind in "fc":
         default_rtol, default_atol = _TOLERANCES.get(e.real.dtype.itemsize, _TOLERANCES[8])

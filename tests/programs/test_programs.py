@@ -1,5 +1,4 @@
 """Differential tests: every corpus program, compiled with cuvil.jit, must agree with plain CPython."""
-import math
 import warnings
 from collections.abc import Callable
 from copy import deepcopy
@@ -13,6 +12,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import cuvil
+from cuvil.testing import _compare
 
 from . import (
     calls,
@@ -22,6 +22,7 @@ from . import (
     iteration,
     kernels,
     loops,
+    narrow,
     numpy_calls,
     tuples,
 )
@@ -88,6 +89,21 @@ def args(*strategies):
     return st.tuples(*strategies)
 
 
+def typed(dtype, elements, min_size=0, max_size=20):
+    return hnp.arrays(dtype, st.integers(min_size, max_size), elements=elements)
+
+
+# Multiples of 1/4 as float32: sums and dot products of 20 of them are exact in float32 too.
+F32 = typed(np.float32, DYADIC)
+F32_PAIR = st.integers(0, 20).flatmap(lambda n: st.tuples(*[typed(np.float32, DYADIC, n, n)] * 2))
+I32 = typed(np.int32, INT)
+U8 = typed(np.uint8, st.integers(0, 255))
+U8_SAME = st.integers(0, 20).flatmap(lambda n: st.tuples(*[typed(np.uint8, st.integers(0, 255), n, n)] * 2))
+# Small enough that a uint8 scalar sum never overflows (NumPy warns there; the corpus must not).
+U8_PAIR = st.tuples(*[typed(np.uint8, st.integers(0, 100), 1)] * 2)
+ISSUE_9 = "issue 9: Numba computes this in a wider type than NumPy 2 (NEP 50) keeps"
+
+
 # ------------------------------------------------------------------ registry
 
 
@@ -95,6 +111,7 @@ def args(*strategies):
 class Case:
     fn: Callable[..., Any]
     strategy: st.SearchStrategy
+    xfail: str = ""  # why the compiled result is known to differ, and which issue fixes it
 
 
 CASES = [
@@ -229,70 +246,33 @@ CASES = [
     Case(calls.nested_calls, args(FLOAT)),
     Case(calls.poly_with_defaults, st.one_of(
         args(FLOAT), args(FLOAT, st.integers(-5, 5)), args(FLOAT, st.integers(-5, 5), FLOAT))),
+    # narrow dtypes: results keep float32 / int32 / uint8, as NumPy 2 does
+    Case(narrow.f32_saxpy, F32_PAIR.flatmap(lambda xy: args(DYADIC, st.just(xy[0]), st.just(xy[1])))),
+    Case(narrow.f32_array_sum, args(F32)),
+    Case(narrow.f32_max_and_dot, F32_PAIR.filter(lambda xy: len(xy[0]) > 0)),
+    Case(narrow.f32_element, args(typed(np.float32, DYADIC, 1))),
+    Case(narrow.f32_mean, args(typed(np.float32, DYADIC, 1))),
+    Case(narrow.f32_loop_sum, args(typed(np.float32, DYADIC, 1)),
+         xfail=f"{ISSUE_9}: a float32 sum comes back float"),
+    Case(narrow.f32_scaled, args(F32), xfail=f"{ISSUE_9}: float32 array * 2.0 comes back float64"),
+    Case(narrow.i32_copy_plus_one, args(I32)),
+    Case(narrow.i32_array_sum, args(I32)),
+    Case(narrow.i32_loop_sum, args(typed(np.int32, INT, 1)), xfail=f"{ISSUE_9}: int32 sum comes back int"),
+    Case(narrow.i32_plus_literal, args(I32), xfail=f"{ISSUE_9}: int32 array + 1 comes back int64"),
+    Case(narrow.u8_add_arrays, U8_SAME),
+    Case(narrow.u8_element_sum, U8_PAIR, xfail=f"{ISSUE_9}: uint8 + uint8 comes back uint64"),
+    Case(narrow.u8_histogram, args(U8)),
 ]
 
 
 # ---------------------------------------------------------------- comparison
 
-RTOL = 1e-9
-ATOL = 1e-12
-
-
-def scalar_kind(x):
-    if isinstance(x, (bool, np.bool_)):
-        return "bool"
-    if isinstance(x, (int, np.integer)):
-        return "int"
-    if isinstance(x, (float, np.floating)):
-        return "float"
-    return type(x).__name__
-
-
-def result_kind(x):
-    """Coarse Python kind of a result: tuple, array, scalar or none."""
-    if isinstance(x, tuple):
-        return "tuple"
-    if isinstance(x, np.ndarray):
-        return "array"
-    if x is None:
-        return "none"
-    if isinstance(x, (bool, int, float, np.generic)):
-        return "scalar"
-    return type(x).__name__
-
 
 def assert_same(expected, actual, path="result"):
-    if isinstance(expected, tuple):
-        assert isinstance(actual, tuple), f"{path}: expected tuple, got {type(actual).__name__}"
-        assert len(expected) == len(actual), f"{path}: tuple length {len(actual)} != {len(expected)}"
-        for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
-            assert_same(e, a, f"{path}[{i}]")
-    elif isinstance(expected, np.ndarray):
-        assert isinstance(actual, np.ndarray), f"{path}: expected ndarray, got {type(actual).__name__}"
-        assert expected.shape == actual.shape, f"{path}: shape {actual.shape} != {expected.shape}"
-        assert expected.dtype.kind == actual.dtype.kind, (
-            f"{path}: dtype {actual.dtype} != {expected.dtype}")
-        if expected.dtype.kind == "f":
-            np.testing.assert_allclose(actual, expected, rtol=RTOL, atol=ATOL, equal_nan=True,
-                                       err_msg=path)
-        else:
-            assert np.array_equal(expected, actual), f"{path}: {actual!r} != {expected!r}"
-    elif expected is None:
-        assert actual is None, f"{path}: expected None, got {actual!r}"
-    else:
-        kind = scalar_kind(expected)
-        assert kind in ("bool", "int", "float"), f"{path}: unsupported result type {kind}"
-        assert not isinstance(actual, (tuple, np.ndarray)), f"{path}: expected scalar, got {actual!r}"
-        assert scalar_kind(actual) == kind, (
-            f"{path}: {kind} expected, got {type(actual).__name__} {actual!r}")
-        if kind == "float":
-            e, a = float(expected), float(actual)
-            if math.isnan(e):
-                assert math.isnan(a), f"{path}: {a!r} != nan"
-            else:
-                assert math.isclose(e, a, rel_tol=RTOL, abs_tol=ATOL), f"{path}: {a!r} != {e!r}"
-        else:
-            assert int(expected) == int(actual), f"{path}: {actual!r} != {expected!r}"
+    """Exact, by cuvil.testing's rule (its module docstring): arrays of the same class, shape and dtype, scalars
+    of the same dtype (Python's int and float standing for int64 and float64); tolerance by dtype for floats."""
+    problems = _compare(expected, actual, path, None, None)
+    assert not problems, "\n".join(problems)
 
 
 # --------------------------------------------------------------------- tests
@@ -320,7 +300,10 @@ def run_reference(fn, args):
         return fn(*args)
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.fn.__name__ for c in CASES])
+@pytest.mark.parametrize("case", [
+    pytest.param(c, id=c.fn.__name__, marks=[pytest.mark.xfail(strict=True, reason=c.xfail)] if c.xfail else [])
+    for c in CASES
+])
 @settings(max_examples=25, deadline=None)
 @given(data=st.data())
 def test_program_matches_python(case, data):
@@ -330,8 +313,6 @@ def test_program_matches_python(case, data):
     jit_args = deepcopy(args)
     expected = run_reference(case.fn, py_args)
     actual = jitted(*jit_args)
-    assert result_kind(actual) == result_kind(expected), (
-        f"result kind {result_kind(actual)} != {result_kind(expected)}")
     assert_same(expected, actual)
     # Side effects on the arguments must match too (programs should leave them untouched).
     assert_same(tuple(py_args), tuple(jit_args), path="args")

@@ -1,5 +1,10 @@
 """Arguments in, results out: NumPy arrays pass through; torch CPU tensors become zero-copy NumPy views and
-results go back as tensors; anything compiled code cannot take is refused with the argument's name."""
+results go back as tensors; anything compiled code cannot take is refused with the argument's name.
+
+This module is the one gate for argument kinds. The guards only recognise what passed through it before, so
+whatever it accepts must be something Numba can type and fingerprint, with the same meaning in compiled code
+as in Python; everything else is a `CuvilTypeError` naming the argument, never a Numba error.
+"""
 
 from __future__ import annotations
 
@@ -11,43 +16,89 @@ import numpy as np
 
 from ..errors import CuvilTypeError
 
-_NUMERIC_KINDS = "biufc"
+# The dtypes Numba's CPU target computes in. float16 waits for the precision work (fp16/bf16 storage with
+# fp32 compute); longdouble, datetimes, strings, objects and records have no compiled meaning here.
+_DTYPES = frozenset(np.dtype(c) for c in ("?", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8",
+                                          "f4", "f8", "c8", "c16"))
+_INT64 = (-(2**63), 2**63 - 1)
+# ndarray subclasses that only change where the memory lives: passed on as plain ndarray views. Others
+# (np.matrix, masked arrays, arrays with units) change what operations mean, which compiled code would ignore.
+_STORAGE_SUBCLASSES = (np.memmap,)
 
 
 def _torch() -> Any:
     return sys.modules.get("torch")
 
 
+def _dtype_problem(dtype: np.dtype, name: str, what: str) -> str | None:
+    if dtype in _DTYPES:
+        return None
+    if dtype == np.float16:
+        return (f"argument '{name}' {what} float16; fp16/bf16 are not supported yet: pass "
+                f"{name}.astype(np.float32)")
+    if dtype.kind in "biufc" and not dtype.isnative:
+        return (f"argument '{name}' has non-native byte order ({dtype.str}); pass "
+                f"{name}.astype({name}.dtype.newbyteorder('='))")
+    return (f"argument '{name}' {what} {dtype}; compiled code takes bool, integer, float (32 and 64-bit) and "
+            "complex values")
+
+
 def _check_array(a: np.ndarray, name: str) -> np.ndarray:
-    if a.dtype.kind not in _NUMERIC_KINDS:
-        raise CuvilTypeError(f"argument '{name}' has dtype {a.dtype}; compiled code takes bool, integer, "
-                             "float and complex arrays", argument=name)
-    if not a.dtype.isnative:
-        raise CuvilTypeError(f"argument '{name}' has non-native byte order ({a.dtype.str}); pass "
-                             f"{name}.astype({name}.dtype.newbyteorder('='))", argument=name)
+    problem = _dtype_problem(a.dtype, name, "has dtype")
+    if problem:
+        raise CuvilTypeError(problem, argument=name)
+    if type(a) is not np.ndarray:
+        if not isinstance(a, _STORAGE_SUBCLASSES):
+            raise CuvilTypeError(f"argument '{name}' is a {type(a).__name__}, a subclass of numpy.ndarray whose "
+                                 f"meaning compiled code would ignore; pass np.asarray({name})", argument=name)
+        a = a.view(np.ndarray)
     return a
+
+
+def _check_scalar(value: object, name: str) -> object:
+    exact = type(value)
+    if exact is int:
+        if not _INT64[0] <= value <= _INT64[1]:  # type: ignore[operator]
+            raise CuvilTypeError(f"argument '{name}' is {value}, outside the 64-bit integers compiled code "
+                                 "computes Python ints in", argument=name)
+        return value
+    if exact in (bool, float, complex) or value is None:
+        return value
+    base = next(t for t in (int, float, complex) if isinstance(value, t))
+    raise CuvilTypeError(f"argument '{name}' is a {exact.__name__}, a subclass of {base.__name__} whose "
+                         f"behaviour compiled code would ignore; pass {base.__name__}({name})", argument=name)
+
+
+def _check_tensor(value: Any, name: str) -> np.ndarray:
+    torch = _torch()
+    if value.device.type != "cpu":
+        raise CuvilTypeError(f"argument '{name}' is a torch tensor on {value.device}; target='cpu' takes "
+                             "CPU tensors (use .cpu(), or target='cuda')", argument=name)
+    if value.dtype in (torch.float16, torch.bfloat16):
+        raise CuvilTypeError(f"argument '{name}' is {value.dtype}; fp16/bf16 are not supported yet: pass "
+                             f"{name}.float()", argument=name)
+    try:
+        array = value.detach().numpy()
+    except (RuntimeError, TypeError) as exc:  # sparse, quantized, conjugate-bit, float8 … tensors
+        raise CuvilTypeError(f"argument '{name}' is a torch tensor NumPy cannot view without a copy "
+                             f"({exc})", argument=name) from None
+    return _check_array(array, name)
 
 
 def _convert(value: object, name: str) -> tuple[object, bool]:
     """(what Numba gets, whether it came from torch)."""
     if isinstance(value, np.ndarray):
         return _check_array(value, name), False
+    if isinstance(value, np.generic):  # before the Python scalars: np.float64 is a float subclass
+        problem = _dtype_problem(value.dtype, name, "is a NumPy scalar of type")
+        if problem:
+            raise CuvilTypeError(problem, argument=name)
+        return value, False
     if value is None or isinstance(value, int | float | complex):
-        return value, False
-    if isinstance(value, np.generic):
-        if value.dtype.kind not in _NUMERIC_KINDS:
-            raise CuvilTypeError(f"argument '{name}' is a {type(value).__name__}; compiled functions take "
-                                 "numbers and arrays", argument=name)
-        return value, False
+        return _check_scalar(value, name), False
     torch = _torch()
     if torch is not None and isinstance(value, torch.Tensor):
-        if value.device.type != "cpu":
-            raise CuvilTypeError(f"argument '{name}' is a torch tensor on {value.device}; target='cpu' takes "
-                                 "CPU tensors (use .cpu(), or target='cuda')", argument=name)
-        if value.dtype in (torch.float16, torch.bfloat16):
-            raise CuvilTypeError(f"argument '{name}' is {value.dtype}; fp16/bf16 are not supported yet",
-                                 argument=name)
-        return _check_array(value.detach().numpy(), name), True
+        return _check_tensor(value, name), True
     if isinstance(value, tuple):
         items = [_convert(v, f"{name}[{i}]") for i, v in enumerate(value)]
         return tuple(v for v, _ in items), any(t for _, t in items)
@@ -59,9 +110,9 @@ def _convert(value: object, name: str) -> tuple[object, bool]:
         hint = "it lives on a GPU; target='cpu' takes host arrays"
     else:
         hint = "compiled functions take numbers, NumPy arrays, torch CPU tensors and tuples of those"
-    raise CuvilTypeError(f"argument '{name}' is a {type(value).__name__}; {hint}", argument=name)
-
-
+    what = type(value).__name__
+    raise CuvilTypeError(f"argument '{name}' is {'an' if what[0] in 'aeiou' else 'a'} {what}; {hint}",
+                         argument=name)
 def prepare(args: Sequence[object], names: Sequence[str]) -> tuple[tuple[object, ...], Callable[[object], object]]:
     """Arguments as Numba takes them, and the function that turns results back into the callers' kind."""
     from_torch = False
@@ -71,6 +122,39 @@ def prepare(args: Sequence[object], names: Sequence[str]) -> tuple[tuple[object,
         out.append(converted)
         from_torch |= t
     return tuple(out), (_to_torch if from_torch else _same)
+
+
+def typed_results(impl: Callable[..., Any], return_type: Any) -> Callable[..., Any]:
+    """`impl`, returning its scalars as NumPy would: Numba boxes every scalar as a Python int, float or
+    complex, which is NumPy's answer only for int64, float64 and complex128 (cuvil.testing's rule). A
+    float32 sum comes back as np.float32, an int32 element as np.int32; other variants pay nothing."""
+    convert = _scalar_types(return_type)
+    if convert is None:
+        return impl
+
+    def call(*args: Any) -> Any:
+        return convert(impl(*args))
+
+    return call
+
+
+def _scalar_types(t: Any) -> Callable[[Any], Any] | None:
+    from numba.core import types
+    from numba.np.numpy_support import as_dtype
+
+    t = types.unliteral(t)
+    if isinstance(t, types.Integer | types.Float | types.Complex):
+        if t in (types.int64, types.float64, types.complex128):
+            return None
+        return np.dtype(as_dtype(t)).type
+    if isinstance(t, types.Optional):
+        inner = _scalar_types(t.type)
+        return None if inner is None else (lambda r: None if r is None else inner(r))
+    if isinstance(t, types.BaseTuple):
+        parts = [_scalar_types(item) for item in t.types]  # type: ignore[attr-defined]
+        if any(parts):
+            return lambda r: tuple(v if p is None else p(v) for p, v in zip(parts, r))
+    return None
 
 
 def kind(value: object) -> str:

@@ -10,21 +10,43 @@ from __future__ import annotations
 import linecache
 import os
 import re
+import traceback
 
 from ..errors import CuvilTypeError
 
 _LOCATION = re.compile(r'File "([^"]+)", line (\d+)')
 _ECHO = re.compile(r"# L\d+\b|<source elided>")  # Numba echoing the generated source
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
-_NOISE = (
+_NOISE = (  # Numba's scaffolding around the sentence that says what is wrong
     "Failed in ",
     "During: ",
     "File ",
     "<source ",
     "This error may have been caused",
     "Rewrite ",
-    "Use of unsupported NumPy function",
+    "- Resolution failure for ",
+    "There are ",
+    "- Of which ",
+    "Overload ",
+    "With argument(s)",
+    "Rejected as the implementation raised",
+    "raised from ",
+    "Raised from ",
+    "For further details",
+    "The above exception",
 )
+_FUNCTION = re.compile(  # "Function(<function median at 0x7f…>)" → "median"
+    r"(?:Bound)?Function\(<(?:built-in )?(?:function|ufunc|class) '?([\w.]+)'?(?: at 0x[0-9a-f]+)?>\)"
+)
+_ERROR_PREFIX = re.compile(r"^(?:\w+\.)*\w*Error: ")
+
+# NotImplementedErrors Numba's compiled code raises at run time where NumPy succeeds (`raise` is outside the
+# subset, so the program never raises one itself): message → (what the line calls, what to write instead).
+_RUNTIME_LIMITS = {
+    "incompatible shape for array": (
+        "reshape(", "Numba reshapes only without a copy; NumPy would copy here: reshape "
+        "np.ascontiguousarray(…) instead"),
+}
 
 # Generated module file name → its line map (index 0 is line 1). By name: Numba prints paths relative to the
 # working directory, and every generated module's name is unique (it holds the cache key).
@@ -32,32 +54,91 @@ line_maps: dict[str, list[tuple[str, int] | None]] = {}
 
 
 def _summary(message: str) -> str:
-    """What is wrong, in one or two of Numba's lines, without its pipeline context and source echo."""
-    lines = [ln.strip() for ln in message.splitlines()]
-    useful = [
-        ln for ln in lines
-        if ln and not ln.startswith(_NOISE) and not _ECHO.search(ln) and set(ln) - {"^", " "}
-    ]
-    if not useful:
+    """What is wrong, in Numba's own key sentences ("unsupported NumPy function 'numpy.tile'", "got an
+    unexpected keyword argument 'axis'"), without its pipeline context, candidate lists and source echo."""
+    sentences: list[str] = []
+    signature = None
+    for line in (ln.strip() for ln in message.splitlines()):
+        if not line or _ECHO.search(line) or not set(line) - {"^", " "}:
+            continue
+        if line.startswith(">>>"):
+            signature = signature or _FUNCTION.sub(r"\1", line[3:].strip())
+            continue
+        if line.startswith(_NOISE):
+            continue
+        sentence = _ERROR_PREFIX.sub("", _FUNCTION.sub(r"\1", line))
+        if sentence not in sentences:
+            sentences.append(sentence)
+    if not sentences:
         return "Numba could not compile this function"
-    detail = [ln for ln in useful[1:] if ln.startswith("With argument(s)")]
-    return "\n".join([useful[0], *detail[:1]])
+    if sentences[0].endswith(":"):  # "… found for signature:", followed by the ">>>" line
+        sentences[0] = sentences[0][:-1] + (f": {signature}" if signature else "")
+    return "\n".join(sentences[:3])
+
+
+def _internal_summary(exc: BaseException) -> str:
+    said = _ANSI.sub("", str(exc)).strip().splitlines()
+    detail = f": {said[0]}" if said else " (and no message)"
+    return (f"Numba cannot compile this line: it failed with {type(exc).__name__}{detail}; "
+            "write the operation as an explicit loop instead")
+
+
+def _frame_locations(exc: BaseException) -> list[tuple[str, str]]:
+    """Where Numba was in the generated module when it failed with an exception of its own (not a
+    NumbaError, so no location in the message): the `loc` of the statement each typing or lowering frame was
+    working on, innermost first; last, the location Numba itself recorded most recently."""
+    from numba.core import errors, ir
+
+    found = []
+    tb = exc.__traceback__
+    while tb is not None:
+        frame_locals = tb.tb_frame.f_locals
+        for value in (frame_locals.get("loc"), *(getattr(frame_locals.get(k), "loc", None)
+                                                   for k in ("inst", "stmt", "expr"))):
+            if isinstance(value, ir.Loc) and value.line is not None:
+                found.append((value.filename, str(value.line)))
+        tb = tb.tb_next
+    recorded = getattr(errors, "loc_info", {}).get("loc")  # Numba 0.68 keeps it; older ones may not
+    return found[::-1] + ([(recorded.filename, str(recorded.line))] if isinstance(recorded, ir.Loc) else [])
 
 
 def user_error(exc: Exception) -> CuvilTypeError:
-    message = _ANSI.sub("", str(exc))
+    """A Numba failure as a `CuvilTypeError` at the user's line: a NumbaError names the generated module's
+    line in its message; any other exception from Numba's typing or lowering (an AttributeError, an empty
+    AssertionError) is found through the frames it passed."""
+    from numba.core.errors import NumbaError
+
+    if isinstance(exc, NumbaError):
+        message = _ANSI.sub("", str(exc))
+        summary, locations = _summary(message), _LOCATION.findall(message)
+    else:
+        message = "".join(traceback.format_exception(exc))
+        summary, locations = _internal_summary(exc), _frame_locations(exc)
     filename = lineno = None
-    for path, line in _LOCATION.findall(message):
+    for path, line in locations:
         mapping = line_maps.get(os.path.basename(path))
         index = int(line) - 1
         if mapping is None:
             continue
         while index >= 0 and mapping[index] is None:  # `else:` and decorator lines carry no origin
             index -= 1
-        if index >= 0:  # Numba names the innermost location first
+        if index >= 0:  # the innermost location comes first
             filename, lineno = mapping[index]  # type: ignore[misc]
             break
     text = linecache.getline(filename, lineno) if filename and lineno else None
-    error = CuvilTypeError(_summary(message), filename, lineno, text)
+    error = CuvilTypeError(summary, filename, lineno, text)
     error.numba_message = message  # type: ignore[attr-defined]
     return error
+
+
+def runtime_error(exc: NotImplementedError, source: str, line_map: list[tuple[str, int] | None]) -> CuvilTypeError:
+    """Numba's run-time "not implemented" as a `CuvilTypeError`, at the user's line when the message tells
+    which operation raised it and the variant (`source`, `line_map`) has one such line."""
+    said = str(exc) or type(exc).__name__
+    call, hint = _RUNTIME_LIMITS.get(said, ("", "write the operation as an explicit loop instead"))
+    filename = lineno = None
+    lines = [i for i, text in enumerate(source.splitlines()) if call and call in text and line_map[i]]
+    if len(lines) == 1:
+        filename, lineno = line_map[lines[0]]  # type: ignore[misc]
+    text = linecache.getline(filename, lineno) if filename and lineno else None
+    return CuvilTypeError(f"Numba cannot run this: {said}; {hint}", filename, lineno, text)

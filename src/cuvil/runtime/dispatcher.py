@@ -79,6 +79,11 @@ class Dispatcher:
                         return result
             except NumbaError as exc:
                 raise self._error(exc, args) from None
+            except OverflowError:  # Numba's unboxing of an int beyond 64 bits (its fingerprint is any int's)
+                adapters.prepare(args, self._names)  # names that argument; else the program raised it
+                raise
+            except NotImplementedError as exc:
+                raise self._runtime_error(exc, args) from None
         return self._call_slow(args, kwargs)
 
     def _call_slow(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -101,8 +106,19 @@ class Dispatcher:
             return back(self._compile(args, kinds).impl(*args))
         except NumbaError as exc:
             raise self._error(exc, args) from None
+        except NotImplementedError as exc:
+            raise self._runtime_error(exc, args) from None
 
-    def _error(self, exc: NumbaError, args: tuple[Any, ...]) -> Exception:
+    def _runtime_error(self, exc: NotImplementedError, args: tuple[Any, ...]) -> Exception:
+        """Numba's compiled code raised NotImplementedError (the program cannot: `raise` is outside the
+        subset): an operation Numba implements for fewer inputs than NumPy, told at the user's line."""
+        args, _ = adapters.prepare(args, self._names)
+        ran = next((v for v in self._variants if v.guard.check(args)), None)
+        if ran is None:
+            return exc
+        return diagnose.runtime_error(exc, ran.source, ran.meta.line_map)
+
+    def _error(self, exc: Exception, args: tuple[Any, ...]) -> Exception:
         adapters.prepare(args, self._names)  # a bad argument is the likelier story: name it
         return diagnose.user_error(exc)
 
@@ -139,10 +155,14 @@ class Dispatcher:
             guard = guards.Guard(arg_guards, static, guards.global_guards(self.py_func))
             guards.warn_unfrozen_arrays(guard.globals)
             backend = time.perf_counter()
+            numba_types = tuple(a.numba_type for a in arg_guards)
             try:
-                impl = numba_dispatcher.compile(tuple(a.numba_type for a in arg_guards))
-            except NumbaError as exc:
+                impl = numba_dispatcher.compile(numba_types)
+            except CuvilError:
+                raise
+            except Exception as exc:  # a NumbaError, or Numba's own AttributeError/AssertionError/…
                 raise self._error(exc, args) from None
+            impl = adapters.typed_results(impl, numba_dispatcher.overloads[numba_types].signature.return_type)
             seconds["backend"] = time.perf_counter() - backend
             seconds["codegen"] += max(0.0, time.perf_counter() - start - sum(seconds.values()))
             variant = Variant(len(self.compile_events) + 1, guard, impl, meta, source, kinds)

@@ -13,11 +13,20 @@ into one small Python function (one frame per call, no more):
         try:
             a0, a1 = args
             if fp(a0) != F0 or fp(a1) != F1: return MISS
+            if type(a0) is not ndarray or a0.dtype is not T0 and a0.dtype != T0: return MISS
             if a0.shape[1] != 3: return MISS
             if GD0['K'] is not GE0 and not same(GD0['K'], GE0): return MISS     # runtime/global_guards.py
-        except (TypeError, ValueError, AttributeError, IndexError):
+        except Exception:
             return MISS
         return impl(a0, a1)
+
+Numba's fingerprint ignores two things that change an array's meaning: byte order (a big-endian float64 array
+fingerprints as a native one) and the class (a masked array or np.matrix fingerprints as a plain ndarray), so
+each array also checks both: the dtype by identity first (native dtypes are singletons), by value if not. A
+float or complex scalar checks its class too (a float subclass fingerprints as a float): Python floats pay
+one `type() is` test, np.float64 two.
+Anything a guard cannot even look at (a torch tensor, a float16 array, a dict) is a miss, not an error: the
+slow path then hands it to adapters.py, which converts it or refuses it with the argument's name.
 """
 
 from __future__ import annotations
@@ -27,8 +36,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numba
+import numpy as np
 from numba._dispatcher import compute_fingerprint
+from numba.np.numpy_support import as_dtype
 
+from ..errors import CuvilTypeError
 from ..frontend.captures import MISSING
 from .global_guards import Check, global_guards, same, warn_unfrozen_arrays  # noqa: F401 (re-exported)
 
@@ -45,8 +57,30 @@ def arg_guards(names: Sequence[str], args: Sequence[object]) -> tuple[ArgGuard, 
     out = []
     for name, value in zip(names, args):
         shape = tuple(value.shape) if hasattr(value, "shape") and hasattr(value, "dtype") else None
-        out.append(ArgGuard(name, numba.typeof(value), compute_fingerprint(value), shape))  # type: ignore[arg-type]
+        try:
+            numba_type, fingerprint = numba.typeof(value), compute_fingerprint(value)  # type: ignore[arg-type]
+        except Exception as exc:  # adapters.py refuses what it knows; a user never sees Numba's refusal
+            raise CuvilTypeError(f"argument '{name}' is a {type(value).__name__}, which compiled code cannot "
+                                 f"take ({exc})", argument=name) from None
+        out.append(ArgGuard(name, numba_type, fingerprint, shape))
     return tuple(out)
+
+
+# The classes a float64 / complex128 scalar argument may have; the fingerprint lets subclasses through too.
+_SCALAR_CLASSES = {numba.types.float64: (float, np.float64), numba.types.complex128: (complex, np.complex128)}
+
+
+def _exact(numba_type: Any, expr: str) -> list[tuple[str, Any]]:
+    """What the fingerprint misses, inside an argument of `numba_type` (itself, or inside tuples): each array as
+    (expression, its dtype), each float64 or complex128 scalar as (expression, the classes it may have)."""
+    if isinstance(numba_type, numba.types.Array):
+        return [(expr, np.dtype(as_dtype(numba_type.dtype)))]
+    if numba_type in _SCALAR_CLASSES:
+        return [(expr, _SCALAR_CLASSES[numba_type])]
+    if isinstance(numba_type, numba.types.BaseTuple):
+        items = numba_type.types  # type: ignore[attr-defined]
+        return [found for k, t in enumerate(items) for found in _exact(t, f"{expr}[{k}]")]
+    return []
 
 
 @dataclasses.dataclass
@@ -91,8 +125,8 @@ class Guard:
 def _type_failure(spec: ArgGuard, value: object) -> str | None:
     try:
         if compute_fingerprint(value) == spec.fingerprint:  # type: ignore[arg-type]
-            return None
-    except (TypeError, ValueError):
+            return _exact_failure(spec.numba_type, value, spec.name)
+    except Exception:  # not a kind Numba knows: typeof below names it
         pass
     now = numba.typeof(value)
     was = spec.numba_type
@@ -102,12 +136,26 @@ def _type_failure(spec: ArgGuard, value: object) -> str | None:
     return f"{spec.name}: {now} != {was}"
 
 
+def _exact_failure(numba_type: Any, value: Any, name: str) -> str | None:
+    """What the fingerprint missed (see the module docstring): a subclass, or another byte order."""
+    for expr, want in _exact(numba_type, ""):
+        part = value
+        for k in expr.strip("[]").split("][") if expr else ():
+            part = part[int(k)]
+        classes = (np.ndarray,) if isinstance(want, np.dtype) else want
+        if type(part) not in classes:
+            return f"{name}{expr}: {type(part).__name__} is not {classes[0].__name__}"
+        if isinstance(want, np.dtype) and part.dtype != want:
+            return f"{name}{expr}.dtype: {part.dtype.str} != {want.str}"
+    return None
+
+
 MISS = object()  # what `enter` returns when the guard fails (None is a legitimate result)
 
 
 def _compile_entry(guard: Guard, impl: Callable[..., Any]) -> Callable[[tuple[Any, ...]], Any]:
     env: dict[str, object] = {"fp": compute_fingerprint, "same": same, "MISSING": MISSING, "MISS": MISS,
-                              "impl": impl}
+                              "impl": impl, "ndarray": np.ndarray}
     n = len(guard.args)
     names = ", ".join(f"a{i}" for i in range(n))
     lines = ["def enter(args):", "    try:"]
@@ -116,6 +164,17 @@ def _compile_entry(guard: Guard, impl: Callable[..., Any]) -> Callable[[tuple[An
         for i, spec in enumerate(guard.args):
             env[f"F{i}"] = spec.fingerprint
         lines.append("        if " + " or ".join(f"fp(a{i}) != F{i}" for i in range(n)) + ": return MISS")
+        exact = [found for i, spec in enumerate(guard.args) for found in _exact(spec.numba_type, f"a{i}")]
+        tests = []
+        for j, (expr, want) in enumerate(exact):
+            if isinstance(want, np.dtype):
+                env[f"T{j}"] = want
+                tests.append(f"type({expr}) is not ndarray or {expr}.dtype is not T{j} and {expr}.dtype != T{j}")
+            else:
+                env[f"P{j}"], env[f"N{j}"] = want
+                tests.append(f"type({expr}) is not P{j} and type({expr}) is not N{j}")
+        if tests:
+            lines.append("        if " + " or ".join(tests) + ": return MISS")
     else:
         lines.append("        if args: return MISS")
     for (i, k), size in sorted(guard.static.items()):
@@ -123,7 +182,7 @@ def _compile_entry(guard: Guard, impl: Callable[..., Any]) -> Callable[[tuple[An
         lines.append(f"        if {dim} != {size}: return MISS")
     for j, g in enumerate(guard.globals):
         lines.append(f"        if {g.condition(j, env)}: return MISS")
-    lines += ["    except (TypeError, ValueError, AttributeError, IndexError, KeyError):",
+    lines += ["    except Exception:",
               "        return MISS", f"    return impl({names})"]
     exec("\n".join(lines), env)
     return env["enter"]  # type: ignore[return-value]

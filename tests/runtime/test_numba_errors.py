@@ -1,0 +1,103 @@
+"""Numba's failures reach the user as a CuvilTypeError at the user's line with Numba's key sentence — also
+when Numba fails with an exception of its own (not a NumbaError) or raises NotImplementedError at run time."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cuvil
+from tests.helpers import define
+
+
+def _error(source: str, *args):
+    fn = cuvil.jit(define(source, env={"np": np}))
+    with pytest.raises(cuvil.CuvilTypeError) as info:
+        fn(*args)
+    error = info.value
+    assert error.filename == fn.py_func.__code__.co_filename
+    assert error.__cause__ is None and error.__suppress_context__
+    return error
+
+
+def test_numba_attribute_error_is_a_type_error_at_the_line():
+    """Numba 0.68 types `int_array += float_array` by failing with AttributeError ('NoneType' … 'args')."""
+    error = _error("""
+        def f(x, y):
+            x += y
+            return x
+        """, np.arange(3), np.ones(3))
+    assert (error.lineno, error.text.strip()) == (2, "x += y")
+    assert error.message.startswith("Numba cannot compile this line: it failed with AttributeError")
+
+
+def test_numba_empty_assertion_error_is_a_type_error_at_the_line():
+    error = _error("""
+        def f(x, m):
+            s = 0.0
+            x[m] = 0.0
+            return x
+        """, np.ones((2, 2)), np.ones((2, 2)) > 0)
+    assert (error.lineno, error.text.strip()) == (3, "x[m] = 0.0")
+    assert "failed with AssertionError (and no message)" in error.message
+
+
+def test_unsupported_numpy_function_keeps_numbas_sentence():
+    error = _error("""
+        def f(x):
+            y = x + 1.0
+            return np.tile(y, 2)
+        """, np.ones(3))
+    assert error.lineno == 3
+    assert error.message == "Use of unsupported NumPy function 'numpy.tile' or unsupported use of the function."
+
+
+def test_unexpected_keyword_keeps_numbas_sentence():
+    error = _error("""
+        def f(x):
+            return np.median(x, axis=0)
+        """, np.ones((2, 2)))
+    assert error.lineno == 2
+    first, second = error.message.splitlines()
+    assert first == ("No implementation of function median found for signature: "
+                     "median(array(float64, 2d, C), axis=Literal[int](0))")
+    assert second == "got an unexpected keyword argument 'axis'"
+
+
+def test_reshape_of_a_strided_array_keeps_numbas_sentence():
+    error = _error("""
+        def f(x):
+            return x[:, ::2].reshape(8)
+        """, np.ones((4, 4)))
+    assert error.lineno == 2 and error.message == "reshape() supports contiguous array only"
+
+
+def test_run_time_not_implemented_error_is_a_type_error_at_the_line():
+    """A transposed array types as layout 'F'; Numba's reshape raises NotImplementedError when it would copy."""
+    fn = cuvil.jit(define("""
+        def f(x):
+            y = x.T
+            return y.reshape((8,))
+        """))
+    assert np.array_equal(fn(np.ones((8, 1))), np.ones(8))  # no copy needed: runs
+    for _ in range(2):  # the slow path (first call of these types), then the fast path
+        with pytest.raises(cuvil.CuvilTypeError) as info:
+            fn(np.ones((2, 4)))
+        assert (info.value.lineno, info.value.text.strip()) == (3, "return y.reshape((8,))")
+        assert "incompatible shape for array" in info.value.message and "NumPy would copy" in info.value.message
+
+
+@pytest.mark.parametrize(("dtype", "want"), [
+    (np.float32, np.float32), (np.int32, np.int32), (np.uint8, np.uint8), (np.complex64, np.complex64),
+    (np.float64, float), (np.int64, int), (np.bool_, bool),
+])
+def test_scalar_results_keep_their_numpy_type(dtype, want):
+    """Numba boxes every scalar as a Python number; NumPy's answer keeps the dtype (cuvil.testing's rule)."""
+    fn = cuvil.jit(define("""
+        def ends(x):
+            return x[0], (x[-1], len(x))
+        """))
+    x = np.array([1, 0, 1], dtype=dtype)
+    first, (last, n) = fn(x)
+    assert (type(first), type(last), type(n)) == (want, want, int)
+    assert fn.py_func(x) == fn(x)
