@@ -8,6 +8,7 @@ function becomes another function in the same module, so a user decorates only t
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import re
 import time
 import types
@@ -302,6 +303,7 @@ class _Module:
                     source.filename, line, source.line(line),
                 )
             if isinstance(binding, Callee):
+                _refuse_lambda(name, binding.function, source, line)
                 module_name = self.add_function(binding.function, (*self.paths[fn], name))
             else:
                 module_name = self.claim(name, binding)
@@ -317,6 +319,20 @@ class _Module:
             if any(n is node for n in reads(stmt)):
                 return origin_of(stmt) or source.first_line
         return source.first_line
+
+
+def _refuse_lambda(name: str, callee: types.FunctionType, source: Source, line: int) -> None:
+    """A lambda is outside the subset (its source is a whole line, maybe holding several): a CuvilSyntaxError
+    at the line that uses it, with the `def` to write instead."""
+    if callee.__name__ != "<lambda>":
+        return
+    text = source.line(line)
+    found = re.search(rf"\b{re.escape(name)}\b", text)
+    raise CuvilSyntaxError(
+        f"'{name}' is a lambda, which cannot be compiled", source.filename, line,
+        (found.start() if found else 0) + 1, text,
+        hint=f"define it with def at module level: def {name}{inspect.signature(callee)}: return ...",
+    )
 
 
 def generate(fn: types.FunctionType, options: Options, spec: Specialization = Specialization()) -> Generated:
