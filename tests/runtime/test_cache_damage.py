@@ -187,3 +187,45 @@ def test_cache_root_is_created_private(own_cache):
     assert (own_cache.stat().st_mode & 0o777) == 0o700
     assert (_entry(own_cache, fn).stat().st_mode & 0o777) == 0o700
     assert cache_root.root().path == own_cache
+
+
+def test_cache_damage_module_file_replaced_by_a_directory(own_cache):
+    fn, entry = _populated(own_cache)
+    module = next(entry.glob("_cuvil_*.py"))
+    module.unlink()
+    (module / "junk").mkdir(parents=True)
+    result, messages, where = _call(fn)
+    assert np.array_equal(result, fn(np.arange(4.0))) and where == "miss"
+    assert len(messages) == 1 and "corrupt" in messages[0]
+    _forget()
+    assert _call(fn)[1:] == ([], "disk")
+
+
+def test_cache_damage_meta_injects_a_value_that_is_not_found(own_cache):
+    table = np.arange(4.0)
+    table.flags.writeable = False
+    name = f"scaled_{next(_names)}"
+    fn = define(f"""
+        def {name}(a):
+            return a * TABLE
+        """, env={"TABLE": table})
+    assert _call(fn)[1:] == ([], "miss")
+    _forget()
+    entry = _entry(own_cache, fn)
+    meta = json.loads((entry / "meta.json").read_text())
+    assert meta["injected"] == {"TABLE": ["TABLE"]}
+    meta["injected"] = {"TABLE": ["NO_SUCH_NAME"]}
+    (entry / "meta.json").write_text(json.dumps(meta))
+    result, messages, where = _call(fn)
+    assert np.array_equal(result, fn(np.arange(4.0))) and where == "miss"
+    assert len(messages) == 1 and "not found" in messages[0]
+
+
+def test_cache_damage_cache_root_replaced_by_a_file(own_cache, monkeypatch):
+    own_cache.parent.mkdir(parents=True, exist_ok=True)
+    own_cache.write_text("not a folder")
+    monkeypatch.setattr(cache_root, "_private", None)
+    fn = _function()
+    result, messages, where = _call(fn)
+    assert np.array_equal(result, fn(np.arange(4.0)))
+    assert len(messages) == 1 and "not a directory" in messages[0] and str(cache_root.private()) in messages[0]

@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import sys
 import types
 import warnings
@@ -29,7 +30,7 @@ from typing import Any
 from ..codegen.bindings import private_copy
 from ..codegen.emit import import_module, write_atomic
 from ..errors import CacheWarning, CuvilInternalError
-from ..frontend.captures import follow
+from ..frontend.captures import MISSING, follow
 from ..options import Options
 from . import cache_root
 
@@ -150,14 +151,18 @@ def store(entry: Entry, meta: Meta, source: str) -> Entry | None:
         return entry
     except OSError as exc:
         error = exc
-    if os.path.lexists(entry.folder) and not entry.folder.is_dir():
-        try:
+    try:  # whatever stands in the way is ours (the entry was trusted) and only a cache: clear it, once
+        was_file = os.path.lexists(entry.folder) and not entry.folder.is_dir()
+        if was_file:
             entry.folder.unlink()
-            entry.write(meta, source)
+        else:
+            shutil.rmtree(entry.folder)
+        entry.write(meta, source)
+        if was_file:  # read() could not see this damage: it is reported here
             _warn(f"replaced a file that stood where the Cuvil cache entry {entry.folder} belongs")
-            return entry
-        except OSError as exc:
-            error = exc
+        return entry
+    except OSError as exc:
+        error = exc
     _warn(f"cannot write the Cuvil cache entry {entry.folder} ({error}); the compiled code stays in memory "
           "for this process")
     return None
@@ -178,6 +183,9 @@ def load(fn: types.FunctionType, options: Options, key: str, specialization: tup
     (`specialization`: the arguments of compiler.Specialization)."""
     entry = find(fn, key)
     stored = entry.read()
+    if stored is not None and not _resolvable(fn, stored[0]):
+        _warn(f"ignoring a corrupt Cuvil cache entry {entry.folder} (a value it names is not found); recompiling")
+        stored = None
     if stored is not None:
         function = _activate(fn, *stored, entry)
         if function is not None:
@@ -220,6 +228,14 @@ def _activate(fn: types.FunctionType, meta: Meta, source: str, entry: Entry | No
     except Exception:
         sys.modules.pop(path.stem, None)
         return None
+
+
+def _resolvable(fn: types.FunctionType, meta: Meta) -> bool:
+    """Every value the meta says to inject is found (a corrupt meta could name anything)."""
+    try:
+        return all(follow(fn, path) is not MISSING for path in meta.injected.values())
+    except (AttributeError, IndexError, TypeError, ValueError):
+        return False
 
 
 def _injected(fn: types.FunctionType, meta: Meta) -> dict[str, object]:

@@ -95,6 +95,8 @@ def _open(path: Path) -> Root:
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
             path.mkdir(mode=0o700, exist_ok=True)
+        if not path.is_dir():
+            raise NotADirectoryError(20, "not a directory", str(path))
         problem = untrusted_root(path)
         if problem:
             _warn(f"not using the Cuvil cache at {path}: {problem}. Cached code is executed, so only a directory "
