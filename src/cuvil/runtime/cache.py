@@ -32,7 +32,7 @@ from ..codegen.emit import import_module, write_atomic
 from ..errors import CacheWarning, CuvilInternalError
 from ..frontend.captures import MISSING, follow
 from ..options import Options
-from . import cache_root
+from . import cache_root, numba_cache
 
 
 @dataclasses.dataclass(frozen=True)
@@ -214,7 +214,7 @@ def _activate(fn: types.FunctionType, meta: Meta, source: str, entry: Entry | No
             function = getattr(module, meta.entry)
             for value in vars(module).values():
                 if getattr(getattr(value, "py_func", None), "__module__", None) == module.__name__:
-                    _guard_numba_cache(value, entry.folder)
+                    numba_cache.guard(value, entry.folder)
             return function
         except Exception as exc:  # e.g. Numba finds no cache location: the file was removed meanwhile
             _warn(f"cannot load the Cuvil cache entry {entry.folder} ({type(exc).__name__}: {exc}); the "
@@ -256,49 +256,6 @@ def _private(module: types.ModuleType) -> types.ModuleType:
 def _in_memory(source: str) -> str:
     """The module with Numba's disk cache off: nothing is read from the entry's folder or written to it."""
     return re.sub(r"^(@numba\.\w+\(.*)\bcache=True\b", r"\1cache=False", source, flags=re.M)
-
-
-def _guard_numba_cache(dispatcher: Any, folder: Path) -> None:
-    inner = getattr(dispatcher, "_cache", None)
-    if inner is not None and hasattr(inner, "load_overload") and hasattr(inner, "cache_path"):
-        dispatcher._cache = _NumbaCache(inner, folder)
-
-
-class _NumbaCache:
-    """Numba's cache of one generated function, made unable to fail a call. Files it cannot read are one
-    warning and a recompile (they are removed, so the new machine code can be saved: Numba's save reads
-    the index first); a failed save is one warning, and the code stays in memory."""
-
-    def __init__(self, inner: Any, folder: Path):
-        self._inner, self._folder = inner, folder
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)
-
-    def load_overload(self, sig: Any, target_context: Any) -> Any:
-        try:
-            return self._inner.load_overload(sig, target_context)
-        except Exception as exc:
-            _warn(f"ignoring unreadable Numba cache files in {self._inner.cache_path} ({type(exc).__name__}: "
-                  f"{exc}); recompiling")
-            try:
-                os.unlink(self._inner._cache_file._index_path)
-            except (AttributeError, OSError):
-                self._inner.disable()
-            return None
-
-    def save_overload(self, sig: Any, data: Any) -> None:
-        if not self._folder.is_dir():  # removed during the compile: Numba would recreate it, mode and all
-            _warn(f"the Cuvil cache entry {self._folder} was removed during the compile; the compiled code "
-                  "stays in memory for this process")
-            self._inner.disable()
-            return
-        try:
-            self._inner.save_overload(sig, data)
-        except Exception as exc:
-            _warn(f"cannot save Numba's cache files in {self._inner.cache_path} ({type(exc).__name__}: {exc}); "
-                  "the compiled code stays in memory for this process")
-            self._inner.disable()
 
 
 def _warn(message: str) -> None:
