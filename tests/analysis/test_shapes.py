@@ -265,7 +265,7 @@ def test_certain_errors_are_numpys_errors(a, b, start, step, use, guarded):
     """Where the analysis reports an error, NumPy raises ValueError on every path; where the program runs
     unguarded and NumPy does not raise, the analysis reports nothing."""
     lines = ["if flag:"] + ["    " + line for line in use.split("\n")] if guarded else use.split("\n")
-    source = "def f(a, b, flag):\n    n = %d\n    %s\n" % (start, step)
+    source = f"def f(a, b, flag):\n    n = {start}\n    {step}\n"
     source += "".join(f"    {line}\n" for line in lines) + "    return 0\n"
     error = _check(source, a=a, b=b, flag=()).error
     fn = define(source, env={"np": np})

@@ -65,6 +65,18 @@ def _shape_message(target_shape, value_shape):
 
 
 @register_jitable
+def check_operands(a_shape, b_shape):
+    """Raise NumPy's ValueError when two operands' shapes do not broadcast (Numba's own says "unable to
+    broadcast argument 1 to output array" and names a file of ours)."""
+    na, nb = len(a_shape), len(b_shape)
+    for k in range(1, min(na, nb) + 1):
+        x, y = a_shape[na - k], b_shape[nb - k]
+        if x != y and x != 1 and y != 1:
+            raise ValueError("operands could not be broadcast together with shapes " + _text(a_shape) + " "
+                             + _text(b_shape) + " ")
+
+
+@register_jitable
 def _extent(a):
     """The bytes `a` spans, [low, high); empty (low == high) when it has no element."""
     low = np.intp(a.ctypes.data)

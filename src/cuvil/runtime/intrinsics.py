@@ -22,7 +22,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload, register_jitable
 
-from .inplace import inplace_value
+from .inplace import check_operands, inplace_value
 
 __all__ = ["inplace_value", "pow_exponent", "py_pow"]
 
@@ -76,7 +76,7 @@ def _scalar_checks(base, exp):
             if base < 0 and np.isfinite(exp) and exp != np.floor(exp):
                 raise ValueError("a negative number ** a fractional power is complex in Python; "
                                  "write complex(base) ** exp")
-            return exp
+            return float(exp)  # CPython uses C's pow() for an int exponent too; Numba would multiply
 
         return real_exp
     return None
@@ -115,16 +115,18 @@ def _pow_exponent(base, exp):
 @overload(py_pow, jit_options={"nogil": True}, prefer_literal=True)
 def _py_pow(base, exp):
     if isinstance(base, types.Array) or isinstance(exp, types.Array):
-        if not (_integral(base) and _integral(exp)):
-            return lambda base, exp: np.power(base, exp)  # `**` on arrays raises where NumPy gives inf
+        integral = _integral(base) and _integral(exp)
+        both = isinstance(base, types.Array) and isinstance(exp, types.Array)
 
-        def int_array_pow(base, exp):
-            result = np.power(base, exp)  # first: a broadcasting error is NumPy's first complaint too
-            if result.size > 0 and _negative_int_power(base, exp):
+        def array_pow(base, exp):
+            if both:
+                check_operands(base.shape, exp.shape)  # first: NumPy's first complaint too
+            result = np.power(base, exp)  # not `**`: Numba's raises ZeroDivisionError where NumPy gives inf
+            if integral and result.size > 0 and _negative_int_power(base, exp):
                 raise ValueError(_NEGATIVE_INT_POWER)
             return result
 
-        return int_array_pow
+        return array_pow
     if not (_real(base) and _real(exp)) or (_integral(base) and _integral(exp)):
         return lambda base, exp: base ** pow_exponent(base, exp)
 
