@@ -1,0 +1,69 @@
+"""InplaceUpdates: literal before/after source. The value is evaluated once, the target's impure parts once and
+first, `**=` keeps updating in place; a second run changes nothing."""
+
+from __future__ import annotations
+
+import textwrap
+
+import libcst as cst
+import pytest
+
+from cuvil.codegen.updates import InplaceUpdates
+
+
+def _rewrite(before: str, checked_lines: set[int]) -> str:
+    """Run the pass with the statements on `checked_lines` (1-based, of the body) marked as needing checks."""
+    module = cst.parse_module(textwrap.dedent(before).lstrip("\n"))
+    fn = module.body[0]
+    assert isinstance(fn, cst.FunctionDef)
+    body = list(fn.body.body)
+    checked = [body[k - 1] for k in checked_lines]
+    out = fn.visit(InplaceUpdates(fn, checked, "inplace_value", "pow_exponent"))  # type: ignore[arg-type]
+    again = out.visit(InplaceUpdates(out, [], "inplace_value", "pow_exponent"))  # type: ignore[arg-type]
+    code = cst.Module([out]).code  # type: ignore[list-item]
+    assert cst.Module([again]).code == code  # type: ignore[list-item]
+    return code
+
+
+@pytest.mark.parametrize(("before", "lines", "after"), [
+    ("""
+     def f(a, x):
+         a += a.T  # L2
+         x[1:] *= x[:-1]  # L3
+         s += 1.0  # L4
+     """, {1, 2}, """
+     def f(a, x):
+         a += inplace_value(a, a.T)  # L2
+         x[1:] *= inplace_value(x[1:], x[:-1])  # L3
+         s += 1.0  # L4
+     """),
+    ("""
+     def f(x, c):
+         x[pick(c):, len(c)] += bump(c)  # L2
+     """, {1}, """
+     def f(x, c):
+         _at0 = pick(c)  # L2
+         x[_at0:, len(c)] += inplace_value(x[_at0:, len(c)], bump(c))  # L2
+     """),
+    ("""
+     def f(a, n, x):
+         a **= n  # L2
+         a **= 2  # L3
+         x[0] **= -1  # L4
+     """, {1}, """
+     def f(a, n, x):
+         a **= pow_exponent(a, inplace_value(a, n))  # L2
+         a **= 2  # L3
+         x[0] **= pow_exponent(x[0], -1)  # L4
+     """),
+    ("""
+     def f(rows, k, v):
+         rows(k)[0] += v  # L2
+     """, {1}, """
+     def f(rows, k, v):
+         _at0 = rows(k)  # L2
+         _at0[0] += inplace_value(_at0[0], v)  # L2
+     """),
+])
+def test_inplace_updates_rewrite(before, lines, after):
+    assert _rewrite(before, lines) == textwrap.dedent(after).lstrip("\n")
