@@ -1,8 +1,8 @@
-"""What one program point knows about shapes (a `State`), and how each expression and statement changes it.
+"""What one program point knows about shapes (a `State`), and the shape of each expression there.
 
 A `State` holds, per name, its shape (scalars: `()`) and, for an int that holds a dim or a literal, its value
-(`n = x.shape[0]`, `n = 3; n -= 2`). `Evaluator.statement` applies one statement to a state; analysis/shapes.py
-runs it over the CFG. Rules raise `Contradiction` only when dims that are known certainly disagree.
+(`n = x.shape[0]`, `n = 3; n -= 2`). analysis/shape_transfer.py applies a statement to a state, analysis/shapes.py
+runs that over the CFG. Rules raise `Contradiction` only when dims that are known certainly disagree.
 """
 
 from __future__ import annotations
@@ -13,26 +13,20 @@ from collections.abc import Callable
 
 import libcst as cst
 
-from ..normalize.names import bound_names
-from .shape_rules import UNKNOWN, Contradiction, Dim, Shape, Sym, Unknown, broadcast, fmt, matmul, reduce, reshape
+from .shape_rules import UNKNOWN, Contradiction, Dim, Shape, Sym, Unknown, broadcast, matmul, reduce, reshape
 
-_ALLOCATORS = frozenset({"empty", "zeros", "ones"})
-_LIKE = frozenset({"empty_like", "zeros_like", "ones_like", "full_like", "copy"})
-_REDUCTIONS = frozenset({"sum", "prod", "min", "max", "mean", "argmin", "argmax", "any", "all", "std", "var"})
-_ELEMENTWISE = frozenset({
+ALLOCATORS = frozenset({"empty", "zeros", "ones"})
+LIKE = frozenset({"empty_like", "zeros_like", "ones_like", "full_like", "copy"})
+REDUCTIONS = frozenset({"sum", "prod", "min", "max", "mean", "argmin", "argmax", "any", "all", "std", "var"})
+ELEMENTWISE = frozenset({
     "sqrt", "exp", "log", "sin", "cos", "tan", "tanh", "abs", "absolute", "floor", "ceil", "negative",
     "square", "log1p", "expm1", "sign", "arctan", "arcsin", "arccos", "add", "subtract", "multiply",
     "divide", "maximum", "minimum", "power", "where",
 })
-_FRESH_METHODS = _LIKE | _REDUCTIONS | {"astype"}
-_IntOp = Callable[[int, int], int]
-_INT_OPS: dict[type, _IntOp] = {
+IntOp = Callable[[int, int], int]
+_INT_OPS: dict[type, IntOp] = {
     cst.Add: operator.add, cst.Subtract: operator.sub, cst.Multiply: operator.mul,
     cst.FloorDivide: operator.floordiv, cst.Modulo: operator.mod,
-}
-_INT_AUG_OPS: dict[type, _IntOp] = {
-    cst.AddAssign: operator.add, cst.SubtractAssign: operator.sub, cst.MultiplyAssign: operator.mul,
-    cst.FloorDivideAssign: operator.floordiv, cst.ModuloAssign: operator.mod,
 }
 
 
@@ -111,7 +105,7 @@ class Evaluator:
             inner = self.dim(node.expression)
             return -inner if isinstance(inner, int) else UNKNOWN
         if isinstance(node, cst.BinaryOperation) and type(node.operator) in _INT_OPS:
-            return _arith(type(node.operator), self.dim(node.left), self.dim(node.right))
+            return arith(_INT_OPS[type(node.operator)], self.dim(node.left), self.dim(node.right))
         if isinstance(node, cst.Name):
             return self.state.dims.get(node.value, UNKNOWN)
         if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Attribute) \
@@ -190,9 +184,9 @@ class Evaluator:
         if _is_module(owner, self.state):
             return self.module_call(name, args, keywords)
         shape = self.expr(owner)  # a method of an array
-        if name in _LIKE or name == "astype":
+        if name in LIKE or name == "astype":
             return shape
-        if name in _REDUCTIONS:
+        if name in REDUCTIONS:
             return reduce(shape, _axis(keywords.get("axis") or (args[0].value if args else None)))
         if name == "reshape" and args:
             target = self.dims_of(args[0].value) if len(args) == 1 else tuple(self.dim(a.value) for a in args)
@@ -202,11 +196,11 @@ class Evaluator:
     def module_call(self, name: str, args: list[cst.Arg], keywords: dict[str, cst.BaseExpression]) -> Shape | None:
         if not args:
             return None
-        if name in _ALLOCATORS or name == "full":
+        if name in ALLOCATORS or name == "full":
             return self.dims_of(args[0].value)
-        if name in _LIKE:
+        if name in LIKE:
             return self.expr(args[0].value)
-        if name in _ELEMENTWISE and (name != "where" or len(args) == 3):
+        if name in ELEMENTWISE and (name != "where" or len(args) == 3):
             shapes = [self.expr(a.value) for a in args]
             out: Shape = ()
             for s in shapes:
@@ -214,7 +208,7 @@ class Evaluator:
                     return None
                 out = broadcast(out, s)
             return out
-        if name in _REDUCTIONS:
+        if name in REDUCTIONS:
             return reduce(self.expr(args[0].value), _axis(keywords.get("axis")))
         if name in ("dot", "matmul") and len(args) == 2:
             left, right = self.expr(args[0].value), self.expr(args[1].value)
@@ -223,120 +217,9 @@ class Evaluator:
             return reshape(self.expr(args[0].value), self.dims_of(args[1].value))
         return None
 
-    # statements
 
-    def statement(self, stmt: cst.BaseStatement) -> bool:
-        """Move past `stmt`. True for an in-place update only run time can check (see `needs_check`)."""
-        if isinstance(stmt, cst.If | cst.While):
-            self.expr(stmt.test)
-        elif isinstance(stmt, cst.For):
-            self.loop_target(stmt)
-        elif isinstance(stmt, cst.SimpleStatementLine):
-            small = stmt.body[0]
-            if isinstance(small, cst.Assign):
-                values = self.values(small.value)
-                for target in small.targets:
-                    self.bind(target.target, values)
-            elif isinstance(small, cst.AnnAssign):
-                self.bind(small.target, self.values(small.value) if small.value is not None else [])
-            elif isinstance(small, cst.AugAssign):
-                return self.update(small)
-            elif isinstance(small, cst.Expr | cst.Return) and small.value is not None:
-                self.expr(small.value)
-        return False
-
-    def values(self, node: cst.BaseExpression) -> list[tuple[Shape | None, Dim]]:
-        """What an assignment's right side gives each target: one (shape, dim), or one per element of a tuple."""
-        if isinstance(node, cst.Tuple | cst.List) and not any(isinstance(e, cst.StarredElement)
-                                                              for e in node.elements):
-            return [(self.expr(e.value), self.dim(e.value)) for e in node.elements]
-        if isinstance(node, cst.Attribute) and node.attr.value == "shape":
-            shape = self.expr(node.value)
-            if shape is not None:
-                return [((), d) for d in shape]
-        return [(self.expr(node), self.dim(node))]
-
-    def bind(self, target: cst.BaseExpression, values: list[tuple[Shape | None, Dim]]) -> None:
-        if isinstance(target, cst.Subscript):
-            self.subscript(target)  # the rank check
-            return
-        names = bound_names(target)
-        for name in names:
-            self.state.forget(name)
-        if isinstance(target, cst.Tuple | cst.List) and len(values) == len(target.elements) > 1:
-            for element, value in zip(target.elements, values):
-                self.bind(element.value, [value])
-        elif isinstance(target, cst.Name) and len(values) == 1:
-            shape, dim = values[0]
-            if not isinstance(dim, Unknown):
-                self.state.env[target.value], self.state.dims[target.value] = (), dim
-            elif shape is not None:
-                self.state.env[target.value] = shape
-
-    def loop_target(self, stmt: cst.For) -> None:
-        shape = self.expr(stmt.iter)
-        for name in bound_names(stmt.target):
-            self.state.forget(name)
-        if not isinstance(stmt.target, cst.Name):
-            return
-        if isinstance(stmt.iter, cst.Call) and isinstance(stmt.iter.func, cst.Name) \
-                and stmt.iter.func.value == "range":
-            self.state.env[stmt.target.value] = ()
-        elif shape:
-            self.state.env[stmt.target.value] = shape[1:]
-
-    def update(self, small: cst.AugAssign) -> bool:
-        """`t op= v`: an array keeps its shape (in place); a scalar takes the result's. Returns whether the
-        update needs `inplace_value` at run time."""
-        into = self.expr(small.target)
-        value = self.expr(small.value)
-        target = small.target
-        if isinstance(target, cst.Name):
-            name = target.value
-            dim = _arith(type(small.operator), self.state.dims.get(name, UNKNOWN), self.dim(small.value)) \
-                if type(small.operator) in _INT_AUG_OPS else UNKNOWN
-            if into == ():  # a scalar: rebound to the result
-                self.state.forget(name)
-                if value is not None:
-                    self.state.env[name] = value
-                if value == () and not isinstance(dim, Unknown):
-                    self.state.dims[name] = dim
-            elif into is None:
-                self.state.forget(name)
-        return needs_check(into, value, small.value)
-
-
-def needs_check(into: Shape | None, value: Shape | None, node: cst.BaseExpression) -> bool:
-    """Whether `t op= v` (target shape `into`, value shape `value`) needs `inplace_value` at run time: unless
-    a side is a scalar, or the shapes are known to fit and `v` is fresh memory that cannot overlap `t`.
-    Raises `Contradiction` when the update certainly fails."""
-    if into == () or value == ():
-        return False
-    if into is None or value is None:
-        return True
-    result = broadcast(into, value)
-    if result != into and all(isinstance(d, int) for d in result + into):
-        raise Contradiction(f"an in-place update of shape {fmt(into)} with shape {fmt(value)}")
-    if result != into or any(isinstance(d, Unknown) for d in result):
-        return True  # the target would grow along a dim only run time knows
-    return not _fresh(node)
-
-
-def _fresh(node: cst.BaseExpression) -> bool:
-    """`node` evaluates to newly allocated memory (arithmetic, a ufunc, an allocation, `.copy()`), never to a
-    view of an existing array."""
-    if isinstance(node, cst.BinaryOperation | cst.UnaryOperation | cst.Comparison):
-        return True
-    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
-        return False
-    name = node.func.attr.value
-    if isinstance(node.func.value, cst.Name):  # `np.sqrt(x)`, or a method of a named array
-        return name in _ALLOCATORS | _LIKE | _ELEMENTWISE | _REDUCTIONS | _FRESH_METHODS | {"full", "dot", "matmul"}
-    return name in _FRESH_METHODS
-
-
-def _arith(op: type, left: Dim, right: Dim) -> Dim:
-    fn = _INT_OPS.get(op) or _INT_AUG_OPS.get(op)
+def arith(fn: IntOp | None, left: Dim, right: Dim) -> Dim:
+    """`left op right` for known ints (Python's // and %); unknown otherwise, and for a division by zero."""
     if fn is None or not (isinstance(left, int) and isinstance(right, int)):
         return UNKNOWN
     if fn in (operator.floordiv, operator.mod) and right == 0:

@@ -26,8 +26,9 @@ from ..cfg.build import CFG, build_function
 from ..cfg.dominators import certain_blocks
 from ..normalize.names import assigned_names, bound_names
 from ..normalize.origins import origin_of
-from .shape_eval import Evaluator, State, join
+from .shape_eval import State, join
 from .shape_rules import Contradiction, Dim, Shape, Sym
+from .shape_transfer import Transfer
 
 _MAX_ROUNDS = 100  # each round can only lose facts, and there are few: this is never reached in practice
 
@@ -48,7 +49,7 @@ class Checked:
 def _apply(state: State, stmt: cst.BaseStatement) -> tuple[bool, Contradiction | None]:
     """Move `state` past `stmt`: (whether it is an in-place update to check at run time, its contradiction)."""
     try:
-        return Evaluator(state).statement(stmt), None
+        return Transfer(state).statement(stmt), None
     except Contradiction as exc:
         # If the statement runs, it raises: what it would bind is unknown from here.
         for name in _binds(stmt):
