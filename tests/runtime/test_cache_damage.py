@@ -12,6 +12,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import cuvil
 from cuvil.runtime import cache, cache_root, dispatcher
@@ -229,3 +231,41 @@ def test_cache_damage_cache_root_replaced_by_a_file(own_cache, monkeypatch):
     result, messages, where = _call(fn)
     assert np.array_equal(result, fn(np.arange(4.0)))
     assert len(messages) == 1 and "not a directory" in messages[0] and str(cache_root.private()) in messages[0]
+
+
+def test_cache_damage_flipped_bit_in_numba_machine_code_is_detected(own_cache):
+    """Numba keeps no checksum: a flipped bit in a data file loaded and computed garbage before."""
+    fn, entry = _populated(own_cache)
+    (data,) = _numba_files(entry, ".nbc")
+    raw = bytearray(data.read_bytes())
+    raw[len(raw) // 2] ^= 0x10
+    data.write_bytes(bytes(raw))
+    result, messages, _ = _call(fn)
+    assert np.array_equal(result, fn(np.arange(4.0)))
+    assert len(messages) == 1 and "checksums" in messages[0]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(kind=st.sampled_from(["_cuvil_*.py", "meta.json", "__pycache__/*.nbi", "__pycache__/*.nbc"]),
+       damage=st.sampled_from(["truncate", "flip", "garbage", "delete"]), where=st.floats(0, 1),
+       seed=st.integers(0, 255))
+def test_cache_damage_anywhere_never_raises_nor_answers_wrong(own_cache, kind, damage, where, seed):
+    fn, entry = _populated(own_cache)
+    (path,) = entry.glob(kind)
+    raw = bytearray(path.read_bytes())
+    at = min(int(where * len(raw)), len(raw) - 1)
+    if damage == "truncate":
+        raw = raw[:at]
+    elif damage == "flip":
+        raw[at] ^= 1 << (seed % 8)
+    elif damage == "garbage":
+        raw[at:at + 16] = bytes((seed * k + 7) % 256 for k in range(16))
+    if damage == "delete":
+        path.unlink()
+    else:
+        path.write_bytes(bytes(raw))
+    result, messages, _ = _call(fn)
+    assert np.array_equal(result, fn(np.arange(4.0)))
+    assert len(messages) <= 1, messages
+    _forget()
+    assert _call(fn)[1:] == ([], "disk")
