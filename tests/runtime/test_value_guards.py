@@ -11,7 +11,7 @@ import textwrap
 
 import numba
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cuvil
@@ -253,3 +253,64 @@ def test_numba_helper_reached_through_a_module_recompiles_with_fresh_machine_cod
     helpers.OFFSET = 10.0
     assert jitted(1.0) == helpers.shift.py_func(1.0) == 11.0
     assert _reasons(jitted)[1] == "global helpers.shift.OFFSET: 10.0 != 1.0 (guard of variant #1)"
+
+
+PATHS = ["global", "closure", "module", "submodule", "callee_global", "callee_module", "callee_default",
+         "numba_global", "numba_via_module"]
+
+
+def _program(path: str, user_module):
+    """A function of x that returns x * V, V reached along `path`; and how to set V as Python code would."""
+    mod = user_module("""
+        import numba
+        V = 1.0
+
+        @numba.njit
+        def times(x):
+            return x * V
+        """)
+    sub = user_module("V = 1.0\n", package=True)
+    pkg = sys.modules[sub.__name__.rsplit(".", 1)[0]]
+    body = {"global": "x * V", "closure": "x * c", "module": "x * mod.V", "submodule": "x * pkg.sub.V",
+            "callee_global": "helper(x)", "callee_module": "helper_mod(x)", "callee_default": "helper_default(x)",
+            "numba_global": "times(x)", "numba_via_module": "mod.times(x)"}[path]
+    make = define(f"""
+        V = 1.0
+        def helper(x):
+            return x * V
+        def helper_mod(x):
+            return x * mod.V
+        def helper_default(x, v=V):
+            return x * v
+        def make(c):
+            def f(x):
+                return {body}
+            return f
+        """, "make", env={"mod": mod, "pkg": pkg, "times": mod.times})
+    fn = make(1.0)
+
+    def set_value(v):
+        if path in ("global", "callee_global"):
+            fn.__globals__["V"] = v
+        elif path == "closure":
+            fn.__closure__[0].cell_contents = v
+        elif path in ("module", "callee_module", "numba_global", "numba_via_module"):
+            mod.V = v
+        elif path == "submodule":
+            pkg.sub.V = v
+        else:
+            fn.__globals__["helper_default"].__defaults__ = (v,)
+
+    return fn, set_value
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(path=st.sampled_from(PATHS), values=st.lists(st.sampled_from([2.0, 3.0, 2, 0.5]), min_size=1, max_size=3))
+def test_values_reached_any_way_are_never_stale(user_module, path, values):
+    fn, set_value = _program(path, user_module)
+    jitted = cuvil.jit(fn)
+    assert jitted(3.0) == 3.0
+    for value in values:
+        set_value(value)
+        result = jitted(3.0)
+        assert result == 3.0 * value and type(result) is float, (path, value)
