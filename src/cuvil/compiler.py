@@ -54,6 +54,7 @@ class Generated:
     cfg: str  # `fn.source("cfg")`
     seconds: dict[str, float]
     loops: list[str]  # per function and range loop: parallel or serial, and why (for cuvil.explain)
+    writes: tuple[str, ...] = ()  # the entry's parameters it may write into (its summary, cfg/summary.py)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -142,6 +143,7 @@ class _Module:
         self.injected: dict[str, tuple[str, ...]] = {}
         self.units: list[FunctionUnit] = []
         self.todo: list[types.FunctionType] = []
+        self.writes: tuple[str, ...] = ()  # set by analyze()
 
     def claim(self, wanted: str, binding: Binding) -> str:
         """A module-level name for `binding`: `wanted` unless another value holds it already."""
@@ -197,6 +199,7 @@ class _Module:
                     printed = unit.function.visit(_ParallelLoops(parallel, fresh, self.runtime_parallel))
                     assert isinstance(printed, cst.FunctionDef)
                     self.units[k] = dataclasses.replace(unit, function=printed, parallel=True)
+        self.writes = tuple(params[k] for k in sorted(analyses[entry].summary.writes))
         return words
 
     def runtime_parallel(self, name: str) -> str:
@@ -352,7 +355,8 @@ def generate(fn: types.FunctionType, options: Options, spec: Specialization = Sp
         mapping = line_map(source, units)
         normalized = entry_norm.module.code
         cfg = cfg_source(entry_norm.module)
-    return Generated(source, entry, mapping, dict(module.injected), normalized, cfg, timer.seconds, loops)
+    return Generated(source, entry, mapping, dict(module.injected), normalized, cfg, timer.seconds, loops,
+                     module.writes)
 
 
 class _ParallelLoops(cst.CSTTransformer):

@@ -121,7 +121,36 @@ def prepare(args: Sequence[object], names: Sequence[str]) -> tuple[tuple[object,
         converted, t = _convert(value, names[i] if i < len(names) else f"#{i}")
         out.append(converted)
         from_torch |= t
-    return tuple(out), (_to_torch if from_torch else _same)
+    return tuple(out), (_to_torch if from_torch else unchanged)
+
+
+def grad_arguments(args: Sequence[object], names: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """The arguments holding torch tensors whose in-place writes autograd would have to record — they require
+    grad and grad mode is on (under torch.no_grad() torch allows such writes, and so does Cuvil) — each as
+    (argument name, torch's words for that tensor)."""
+    torch = _torch()
+    if torch is None or not torch.is_grad_enabled():
+        return ()
+    found = []
+    for name, value in zip(names, args):
+        parts = value if isinstance(value, tuple) else (value,)
+        tensors = [t for t in parts if isinstance(t, torch.Tensor) and t.requires_grad]
+        if tensors:
+            t = tensors[0]
+            what = ("a leaf Variable" if t.is_leaf else "a view of a leaf Variable" if t._base is not None
+                    and t._base.is_leaf else "a tensor")
+            found.append((name, what))
+    return tuple(found)
+
+
+def refuse_grad_writes(grads: Sequence[tuple[str, str]], written: frozenset[str], function: str) -> None:
+    """Raise as torch does for an in-place operation on a tensor that requires grad, when `function` may write
+    one: the compiled code writes through a NumPy view, which autograd would never see."""
+    for name, what in grads:
+        if name in written:
+            raise RuntimeError(f"{what} that requires grad is being used in an in-place operation: {function} "
+                               f"may write into argument '{name}' (pass {name}.detach(), or call it under "
+                               "torch.no_grad(), to write into it anyway)")
 
 
 def typed_results(impl: Callable[..., Any], return_type: Any) -> Callable[..., Any]:
@@ -167,7 +196,7 @@ def kind(value: object) -> str:
     return "tuple" if isinstance(value, tuple) else "scalar"
 
 
-def _same(result: object) -> object:
+def unchanged(result: object) -> object:
     return result
 
 

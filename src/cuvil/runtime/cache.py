@@ -46,6 +46,7 @@ class Meta:
     cfg: str
     sha256: str  # of the module file
     loops: list[str] = dataclasses.field(default_factory=list)  # per range loop: parallel or serial, and why
+    writes: list[str] | None = None  # parameters the entry may write into; None: not recorded (every one may)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -101,6 +102,7 @@ class Entry:
                 cfg=raw["cfg"],
                 sha256=raw["sha256"],
                 loops=list(raw.get("loops", [])),
+                writes=raw.get("writes"),
             )
             source = self.module_path.read_text(encoding="utf-8")
             if hashlib.sha256(source.encode()).hexdigest() != meta.sha256:
@@ -196,7 +198,7 @@ def load(fn: types.FunctionType, options: Options, key: str, specialization: tup
     generated = generate(fn, options, Specialization(*specialization))
     source = generated.source
     meta = Meta(generated.entry, generated.line_map, generated.injected, generated.normalized, generated.cfg,
-                hashlib.sha256(source.encode()).hexdigest(), generated.loops)
+                hashlib.sha256(source.encode()).hexdigest(), generated.loops, list(generated.writes))
     written = store(entry, meta, source)
     function = _activate(fn, meta, source, written, path=entry.module_path)
     if function is None:

@@ -97,7 +97,10 @@ class Dispatcher:
             args = tuple(bound.arguments.values())
         given = args
         args, back = adapters.prepare(args, self._names)
+        grads = adapters.grad_arguments(given, self._names) if back is not adapters.unchanged else ()
         try:
+            if grads:  # the variant is chosen before it runs: it must not write a tensor autograd records
+                return back(self._run_checked(args, given, grads))
             for enter in self._entries:
                 result = enter(args)
                 if result is not MISS:
@@ -108,6 +111,13 @@ class Dispatcher:
             raise self._error(exc, args) from None
         except NotImplementedError as exc:
             raise self._runtime_error(exc, args) from None
+
+    def _run_checked(self, args: tuple[Any, ...], given: tuple[Any, ...], grads: Any) -> Any:
+        variant = next((v for v in self._variants if v.guard.check(args)), None)
+        if variant is None:
+            variant = self._compile(args, tuple(adapters.kind(a) for a in given))
+        adapters.refuse_grad_writes(grads, written_arguments(variant, self._names), self.py_func.__qualname__)
+        return variant.impl(*args)
 
     def _runtime_error(self, exc: NotImplementedError, args: tuple[Any, ...]) -> Exception:
         """Numba's compiled code raised NotImplementedError (the program cannot: `raise` is outside the
@@ -214,3 +224,11 @@ class Dispatcher:
             [*v.guard.items(), "came in as " + ", ".join(f"{n}={k}" for n, k in zip(self._names, v.kinds))]
             for v in self._variants
         ]
+
+
+def written_arguments(variant: Variant, names: list[str]) -> frozenset[str]:
+    """The arguments `variant` may write into: the entry's effect summary (cfg/summary.py, over the one table
+    of call effects in library/numpy.py) recorded when it was compiled; every argument for a cache entry
+    written before that record existed."""
+    writes = variant.meta.writes
+    return frozenset(names if writes is None else writes)
