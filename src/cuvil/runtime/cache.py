@@ -23,16 +23,16 @@ import re
 import shutil
 import sys
 import types
-import warnings
 from pathlib import Path
 from typing import Any
 
 from ..codegen.bindings import private_copy
 from ..codegen.emit import import_module, write_atomic
-from ..errors import CacheWarning, CuvilInternalError
+from ..errors import CuvilInternalError
 from ..frontend.captures import MISSING, follow
 from ..options import Options
 from . import cache_root, numba_cache
+from .cache_root import warn as _warn
 
 
 @dataclasses.dataclass(frozen=True)
@@ -259,6 +259,3 @@ def _in_memory(source: str) -> str:
     """The module with Numba's disk cache off: nothing is read from the entry's folder or written to it."""
     return re.sub(r"^(@numba\.\w+\(.*)\bcache=True\b", r"\1cache=False", source, flags=re.M)
 
-
-def _warn(message: str) -> None:
-    warnings.warn(message, CacheWarning, stacklevel=5)

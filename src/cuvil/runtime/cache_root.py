@@ -19,6 +19,7 @@ import dataclasses
 import os
 import shutil
 import stat
+import sys
 import tempfile
 import warnings
 from pathlib import Path
@@ -61,7 +62,7 @@ def write_root() -> Path:
         return found.path
     if found.path not in _warned_read_only:
         _warned_read_only.add(found.path)
-        _warn(f"cannot write the Cuvil cache at {found.path} (it is read-only); its entries are used, and code "
+        warn(f"cannot write the Cuvil cache at {found.path} (it is read-only); its entries are used, and code "
               f"compiled anew is cached in {private()} for this process only. Set CUVIL_CACHE_DIR to a "
               "writable directory to keep it")
     return private()
@@ -99,13 +100,13 @@ def _open(path: Path) -> Root:
             raise NotADirectoryError(20, "not a directory", str(path))
         problem = untrusted_root(path)
         if problem:
-            _warn(f"not using the Cuvil cache at {path}: {problem}. Cached code is executed, so only a directory "
+            warn(f"not using the Cuvil cache at {path}: {problem}. Cached code is executed, so only a directory "
                   f"of yours that no one else can write is used (chown $USER {path}; chmod 700 {path}, or set "
                   f"CUVIL_CACHE_DIR to such a directory); caching in {private()} for this process only")
             return Root(private(), True)
         return Root(path, _can_write(path))
     except OSError as exc:
-        _warn(f"cannot write the Cuvil cache at {path} ({exc.strerror or exc}); compiled code is cached in "
+        warn(f"cannot write the Cuvil cache at {path} ({exc.strerror or exc}); compiled code is cached in "
               f"{private()} for this process only. Set CUVIL_CACHE_DIR to a writable directory.")
         return Root(private(), True)
 
@@ -158,5 +159,12 @@ def _ours(info: os.stat_result) -> bool:
     return info.st_uid in (os.geteuid(), 0)
 
 
-def _warn(message: str) -> None:
-    warnings.warn(message, CacheWarning, stacklevel=6)
+_PACKAGE = str(Path(__file__).resolve().parent.parent)
+
+
+def warn(message: str) -> None:
+    """A `CacheWarning` shown at the user's line that called into Cuvil, however deep the cache code is."""
+    frame, level = sys._getframe(0), 1
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, CacheWarning, stacklevel=level)

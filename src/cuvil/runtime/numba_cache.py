@@ -11,11 +11,10 @@ import glob
 import hashlib
 import json
 import os
-import warnings
 from pathlib import Path
 from typing import Any
 
-from ..errors import CacheWarning
+from .cache_root import warn as _warn
 
 
 def guard(dispatcher: Any, folder: Path) -> None:
@@ -96,6 +95,3 @@ def _recorded(index: str) -> dict[str, str] | None:
     except (OSError, ValueError):
         return None
 
-
-def _warn(message: str) -> None:
-    warnings.warn(message, CacheWarning, stacklevel=5)
