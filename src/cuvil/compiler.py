@@ -30,7 +30,7 @@ from .codegen.bindings import Binding, Callee, Import, Injected, Literal, bind
 from .codegen.cpu import FunctionUnit, PythonPow, line_map, module_source
 from .codegen.parallel import parallel_loop
 from .codegen.specialize import StaticDims
-from .codegen.updates import InplaceUpdates
+from .codegen.updates import InplaceUpdates, ufunc_arity
 from .errors import CuvilError, CuvilInternalError, CuvilSyntaxError, CuvilTypeError
 from .frontend.captures import MISSING, is_builtin, lookup
 from .frontend.parse import parse
@@ -217,7 +217,7 @@ class _Module:
             line = error.line or source.first_line
             raise CuvilTypeError(error.message, source.filename, line, source.line(line), error.argument)
         names = {n: self.intrinsic(n, function, used=False) for n in ("inplace_value", "pow_exponent")}
-        updates = InplaceUpdates(function, checked.inplace, **names)
+        updates = InplaceUpdates(function, checked.inplace, **names, arity=ufunc_arity(self.names))
         updated = function.visit(updates)
         for name in sorted(updates.used):
             self.intrinsic(name, function)  # the name chosen above, before the calls used it

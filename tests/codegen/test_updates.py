@@ -11,6 +11,13 @@ import pytest
 from cuvil.codegen.updates import InplaceUpdates
 
 
+def _arity(func: cst.BaseExpression) -> tuple[int, int] | None:
+    """A stand-in for the module's names: `np.add` is a ufunc of two inputs, `np.modf` of one input, two outputs."""
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "np":
+        return {"add": (2, 1), "modf": (1, 2)}.get(func.attr.value)
+    return None
+
+
 def _rewrite(before: str, checked_lines: set[int]) -> str:
     """Run the pass with the statements on `checked_lines` (1-based, of the body) marked as needing checks."""
     module = cst.parse_module(textwrap.dedent(before).lstrip("\n"))
@@ -18,8 +25,8 @@ def _rewrite(before: str, checked_lines: set[int]) -> str:
     assert isinstance(fn, cst.FunctionDef)
     body = list(fn.body.body)
     checked = [body[k - 1] for k in checked_lines]
-    out = fn.visit(InplaceUpdates(fn, checked, "inplace_value", "pow_exponent"))  # type: ignore[arg-type]
-    again = out.visit(InplaceUpdates(out, [], "inplace_value", "pow_exponent"))  # type: ignore[arg-type]
+    out = fn.visit(InplaceUpdates(fn, checked, "inplace_value", "pow_exponent", _arity))  # type: ignore[arg-type]
+    again = out.visit(InplaceUpdates(out, [], "inplace_value", "pow_exponent", _arity))  # type: ignore[arg-type]
     code = cst.Module([out]).code  # type: ignore[list-item]
     assert cst.Module([again]).code == code  # type: ignore[list-item]
     return code
@@ -63,6 +70,21 @@ def _rewrite(before: str, checked_lines: set[int]) -> str:
      def f(rows, k, v):
          _at0 = rows(k)  # L2
          _at0[0] += inplace_value(_at0[0], v)  # L2
+     """),
+    ("""
+     def f(a, x, y):
+         np.add(a, a.T, a)  # L2
+         np.add(x, 1.0)  # L3
+         np.modf(x, y, a[0])  # L4
+         np.add(x, y, out=x)  # L5
+         np.add(x, y, f(x))  # L6
+     """, set(), """
+     def f(a, x, y):
+         np.add(inplace_value(a, a), inplace_value(a, a.T), a)  # L2
+         np.add(x, 1.0)  # L3
+         np.modf(inplace_value(a[0], inplace_value(y, x)), y, a[0])  # L4
+         np.add(x, y, out=x)  # L5
+         np.add(x, y, f(x))  # L6
      """),
 ])
 def test_inplace_updates_rewrite(before, lines, after):

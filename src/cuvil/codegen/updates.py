@@ -1,10 +1,11 @@
-"""In-place updates with NumPy's and Python's meaning: `t op= v` → `t op= inplace_value(t, v)`, and `t **= e` →
-`t **= pow_exponent(t, e)` (runtime/intrinsics.py).
+"""In-place updates with NumPy's and Python's meaning: `t op= v` → `t op= inplace_value(t, v)`, `t **= e` →
+`t **= pow_exponent(t, e)` (runtime/intrinsics.py), and a ufunc's inputs checked against its positional output.
 
     x[1:] += x[:-1]          →    x[1:] += inplace_value(x[1:], x[:-1])
     a **= n                  →    a **= pow_exponent(a, n)
     x[f(i)] += v             →    _at0 = f(i)
                                   x[_at0] += inplace_value(x[_at0], v)
+    np.add(a, a.T, a)        →    np.add(inplace_value(a, a), inplace_value(a, a.T), a)
 
 The value is evaluated once, after the target, as Python evaluates it; the target is written twice, so any part
 of it that is not a plain read (a call) is evaluated once first, into a temporary, in Python's order. The
@@ -13,11 +14,16 @@ update itself stays an in-place operator: on arrays it writes the caller's array
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import sys
+from collections.abc import Callable, Collection, Mapping
 
 import libcst as cst
+import numpy as np
 
 from ..normalize.names import Fresh, all_names
+from .bindings import Binding, Import
+
+Arity = Callable[[cst.BaseExpression], "tuple[int, int] | None"]
 
 _PURE_CALLS = frozenset({"len", "abs", "min", "max", "int", "float"})
 
@@ -28,6 +34,25 @@ def needs_pow_check(value: cst.BaseExpression) -> bool:
     if isinstance(value, cst.Integer):
         return False
     return not (isinstance(value, cst.Float) and float(value.value).is_integer())
+
+
+def ufunc_arity(names: Mapping[str, Binding]) -> Arity:
+    """For a call's function, (inputs, outputs) when it is a NumPy ufunc by the module's `names` (`np.add`,
+    `from numpy import add`), else None."""
+
+    def arity(func: cst.BaseExpression) -> tuple[int, int] | None:
+        value = None
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+            binding = names.get(func.value.value)
+            if isinstance(binding, Import) and binding.attr is None:
+                value = getattr(sys.modules.get(binding.module), func.attr.value, None)
+        elif isinstance(func, cst.Name):
+            binding = names.get(func.value)
+            if isinstance(binding, Import) and binding.attr is not None:
+                value = getattr(sys.modules.get(binding.module), binding.attr, None)
+        return (value.nin, value.nout) if isinstance(value, np.ufunc) else None
+
+    return arity
 
 
 def _pure(node: cst.BaseExpression) -> bool:
@@ -92,13 +117,14 @@ class _Hoist:
 
 class InplaceUpdates(cst.CSTTransformer):
     """Rewrites the in-place updates in `checked` (statements, by identity: those analysis/shapes.py says
-    need run-time care) and every `**=` whose exponent needs Python's checks. `used` names the intrinsics the
-    result calls."""
+    need run-time care), every `**=` whose exponent needs Python's checks, and every ufunc call (`arity`) with
+    a positional output. `used` names the intrinsics the result calls."""
 
     def __init__(self, function: cst.FunctionDef, checked: Collection[cst.SimpleStatementLine],
-                 inplace_value: str, pow_exponent: str):
+                 inplace_value: str, pow_exponent: str, arity: Arity = lambda func: None):
         super().__init__()
         self.checked = {id(s) for s in checked}
+        self.arity = arity
         self.names = {"inplace_value": inplace_value, "pow_exponent": pow_exponent}
         self.fresh = Fresh(all_names(function))
         self.used: set[str] = set()
@@ -128,6 +154,26 @@ class InplaceUpdates(cst.CSTTransformer):
         first = [updated.with_changes(body=[a]) for a in hoist.assigns]
         rest = [line.with_changes(leading_lines=())]
         return cst.FlattenSentinel([first[0], *(s.with_changes(leading_lines=()) for s in first[1:]), *rest])
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        """`np.add(x, y, out)`: NumPy reads inputs that overlap `out` as if copied first; Numba does not."""
+        arity = self.arity(updated.func)
+        args = updated.args
+        if arity is None or len(args) <= arity[0] or any(a.keyword is not None or a.star for a in args):
+            return updated
+        nin, nout = arity
+        outs = [a.value for a in args[nin:nin + nout]]
+        if not all(_pure(out) for out in outs):
+            return updated
+        inputs = []
+        for arg in args[:nin]:
+            value = arg.value
+            if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)
+                    and value.func.value == self.names["inplace_value"]):  # idempotent
+                for out in outs:
+                    value = self.call("inplace_value", out, value)
+            inputs.append(arg.with_changes(value=value))
+        return updated.with_changes(args=[*inputs, *args[nin:]])
 
     def call(self, which: str, target: cst.BaseExpression, value: cst.BaseExpression) -> cst.Call:
         self.used.add(which)
