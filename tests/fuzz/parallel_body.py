@@ -56,7 +56,7 @@ class LoopWriter:
         # loop variable everywhere) so the loop does become parallel; the dependence then hides in aliases,
         # calls, wrapped indices, scalars, exceptions or the loop variable's value after the loop.
         writable = [a.name for a in arrays.values() if a.writable]
-        self.disjoint = s.coin(0.65)
+        self.disjoint = s.coin(0.8)
         self.targets = list(dict.fromkeys(s.pick(writable) for _ in range(s.pick([1, 2]))))
 
     # ----------------------------------------------------------------- the nest
@@ -155,9 +155,11 @@ class LoopWriter:
         """`X[I]` for some array of `kind` (and `ndim`); a writable one if `writable`."""
         arrays = [a for a in self.arrays.values() if (kind is None or a.kind == kind) and (a.writable or not writable)
                   and (ndim is None or a.ndim == ndim)]
+        others = [a for a in arrays if a.name not in self.targets]
         if not arrays:
             return None
-        x = self.s.pick(arrays)
+        # reading another name than the written one is where an alias hides a dependence
+        x = self.s.pick(others if self.disjoint and others and self.s.coin(0.7) else arrays)
         i = self.index(x)
         return (f"{x.name}[{i}]", x) if i is not None else None
 
@@ -172,10 +174,13 @@ class LoopWriter:
         if depth > 0 and s.coin(0.5):
             a, b = self.fexpr(depth - 1), self.fexpr(depth - 1)
             forms = ["({a} + {b})", "({a} * {b})", "({a} - {b})", "min({a}, {b})", "abs({a})",
-                     "({a} if {a} > {b} else {b})", "math.sqrt(abs({a}))", self.use("twice") + "({a})"]
+                     "({a} if {a} > {b} else {b})", "math.sqrt(abs({a}))", "twice({a})"]
             if self.raising:
                 forms += ["math.fmod({a}, x)", "float(i // (d - i))", "math.fmod(float(i), x - 1.5)"]
-            return s.pick(forms).format(a=a, b=b)
+            form = s.pick(forms)
+            if form == "twice({a})":
+                self.use("twice")
+            return form.format(a=a, b=b)
         leaves = ["1.0", "read", "x", "float(i)", "G", "read", "0.5"] + ["float(j)"] * ("j" in self.vars)
         leaves += [name for name in ("s", "t", "tmp[0]") if name.split("[")[0] in self.declared]
         leaf = s.pick(leaves)
@@ -214,8 +219,9 @@ class LoopWriter:
     # ------------------------------------------------------------- statements
 
     def statement(self) -> list[str]:
-        kind = self.s.pick(["write", "aug", "write", "reduce", "cond", "ufunc", "private", "write", "reduce", "helper",
-                            "alloc", "fill", "sort", "rows", "aug"])
+        kinds = ["write", "aug", "write", "reduce", "cond", "ufunc", "private", "write", "reduce", "helper", "alloc",
+                 "rows", "ufunc", "fill", "sort"]
+        kind = self.s.pick(kinds[:-2] if self.disjoint else kinds)  # .fill/.sort through a slice: never parallel
         return getattr(self, "st_" + kind)() or self.st_write() or ["pass"]
 
     def target(self, kind: str | None = None, ndim: int | None = None) -> tuple[str, Arr] | None:

@@ -39,17 +39,19 @@ def parallel_programs(draw: Any, runs: int = 3) -> ParallelProgram:
     b_dtype = "int64" if family == "1d" and not layout.shared and s.coin(0.3) else "float64"
     raising, oob = s.coin(0.25), s.coin(0.1)
     program = ParallelProgram(family, (), layout_name, b_dtype, s.pick(IDX_KINDS), calls(s, family, layout, runs),
-                              s.pick([None, True, False]), oob or s.coin(0.5), seed=s.pick(range(8)))
+                              s.pick([None, True, False]), oob or s.coin(0.5), seed=s.pick(range(8)),
+                              may_raise=raising or oob)
     arrays = parameters(program, layout)
     setup = views(s, family, arrays, layout)
     writer = LoopWriter(s, family, arrays, [environment(program, run, setup) for run in program.runs], raising, oob)
     loop = writer.nest()
     returned = s.pick(["i"]) if s.coin(0.3) else None
     inits = [f"{name} = {value}" for name, value in writer.declared.items()]
-    if returned == "i" and s.coin(0.8):  # without it, Python's `i` after an empty loop is unbound
-        inits.append("i = -1")
+    unbound = returned == "i" and s.coin(0.2)  # after a loop that ran no iteration, `i` is unbound
+    inits += ["i = -1"] * (returned == "i" and not unbound)
     ret, loose = return_line(s, writer, arrays, returned)
-    return dataclasses.replace(program, body=tuple(setup + inits + loop + [ret]), loose=loose)
+    return dataclasses.replace(program, body=tuple(setup + inits + loop + [ret]), loose=loose,
+                               may_raise=program.may_raise or unbound)
 
 
 def calls(s: Scope, family: str, layout: Layout, count: int) -> tuple[Run, ...]:

@@ -108,6 +108,7 @@ class ParallelProgram:
     boundscheck: bool
     loose: tuple[int, ...] = ()  # positions in the returned tuple holding a float reduction (-1: the result)
     seed: int = 0
+    may_raise: bool = False  # written with a raising operation or an out-of-range index; else CPython never raises
     name: str = "f"
 
     @property
@@ -138,6 +139,7 @@ class ParallelProgram:
         runs = "; ".join(f"n={r.size} {r.kind} d={r.d} x={r.x} G={r.g} K={r.k}" for r in self.runs)
         return (f"ParallelProgram(layout={self.layout!r}, b={self.b_dtype}, idx={self.idx_kind}, "
                 f"dynamic={self.dynamic}, boundscheck={self.boundscheck}, loose={self.loose}, seed={self.seed}, "
+                f"may_raise={self.may_raise}, "
                 f"runs: {runs}):\n{self.source}")
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:

@@ -1,0 +1,152 @@
+"""The parallel fuzzer's own machinery, without compiling anything: the generator reaches every construct it
+promises and writes programs that raise only where they mean to, the comparison catches each kind of
+difference it claims to, the shrinker keeps blocks whole, and the summary counts exactly the budget."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+from hypothesis import Phase, given, seed, settings
+from hypothesis.errors import StopTest
+
+from ..helpers import define
+from . import harness
+from .parallel_check import Outcome, call, differences
+from .parallel_generator import parallel_programs
+from .parallel_programs import LAYOUTS, ParallelProgram, Run
+from .parallel_shrink import candidates
+
+Check = Callable[[ParallelProgram], bool]
+
+
+def _text(pattern: str) -> Check:
+    return lambda p: re.search(pattern, "\n".join(p.body), re.M) is not None
+
+
+CONSTRUCTS: dict[str, Check] = {
+    "view a[1:]": _text(r"= [a-z]\[1:\]$"), "reversed view": _text(r"\[::-1\]"), "b = a": _text(r"^[vw] = [a-z]$"),
+    "reshape": _text(r"\.reshape\("), "np.ravel": _text(r"np\.ravel\("), "transpose": _text(r"\.T$"),
+    "tuple alias": _text(r"k0 = "), "alias through a ternary": _text(r" if d >= 0 else "),
+    "view from a helper": _text(r"tail\("), "gather": _text(r"= .*\bidx\["), "scatter": _text(r"^\s+\w+\[idx\["),
+    "range(-n, n)": _text(r"range\(-\w+(\.shape\[\d\]|\(\w+\)), "), "reversed range": _text(r", -1, -1\)"),
+    "range with a step": _text(r"range\(.*, [23]\):|, -3\):"), "numba.prange": _text(r"numba\.prange\("),
+    "loop variable after the loop": _text(r"^return .*\bi\b"), "reduction": _text(r"^\s+s [-+]= "),
+    "scan": _text(r"= s$"), "recurrence": _text(r"s = s \* 0.5"), "counter": _text(r"c \+= 1"),
+    "plain helper that writes": _text(r"\bput\("), "numba.njit helper that writes": _text(r"\bnput\("),
+    "helper that writes and returns": _text(r"bump\("), "ufunc with an output": _text(r"np\.(add|multiply|subtract)\("),
+    ".fill": _text(r"\.fill\("), ".sort": _text(r"\.sort\("), "allocation in the loop": _text(r"^\s+tmp = np\."),
+    "allocation read after the loop": _text(r"^return .*tmp"), "// by zero": _text(r"// \(d - i\)|// d\)"),
+    "% by zero": _text(r"% \(d - i\)"), "math.fmod": _text(r"math\.fmod\("), "wrapped index": _text(r"% len\("),
+    "negative index": _text(r"\[-1 - [ij]\]|- len\(\w+\)\]"), "inner loop": _text(r"for j in"),
+    "row assignment": _text(r", :\] = "), "private scalar": _text(r"^\s+t = "),
+    "global read": _text(r"\bG\b"), "int global in an index": _text(r"\+ K\)"),
+    "torch call": lambda p: any(r.kind == "torch" for r in p.runs),
+    "numpy then torch": lambda p: len({r.kind for r in p.runs}) == 2,
+    "size changes": lambda p: len({r.size for r in p.runs}) > 1,
+    "global changes": lambda p: "G" in p.source and len({r.g for r in p.runs}) > 1,
+    "int64 array": lambda p: p.b_dtype == "int64",
+    "float reduction compared with a tolerance": lambda p: bool(p.loose),
+    **{f"dynamic={d}": lambda p, d=d: p.dynamic is d for d in (None, True, False)},
+    **{f"layout {f}/{n}": lambda p, f=f, n=n: (p.family, p.layout) == (f, n) for f in LAYOUTS for n in LAYOUTS[f]},
+}
+
+
+def drawn(count: int, base_seed: int) -> list[ParallelProgram]:
+    found: list[ParallelProgram] = []
+
+    @seed(base_seed)
+    @settings(max_examples=count, deadline=None, database=None, phases=[Phase.generate])
+    @given(parallel_programs())
+    def collect(program: ParallelProgram) -> None:
+        found.append(program)
+
+    collect()
+    return found
+
+
+@pytest.fixture(scope="module")
+def programs() -> list[ParallelProgram]:
+    return drawn(500, 0)
+
+
+def test_generator_reaches_every_construct(programs):
+    missing = [name for name, test in CONSTRUCTS.items() if not any(test(p) for p in programs)]
+    assert not missing, f"never generated in {len(programs)} programs: {missing}"
+
+
+def test_programs_raise_in_cpython_only_where_they_mean_to(programs):
+    """Every index is checked against every planned call, so a program that means no raise never raises."""
+    for program in [p for p in programs if not p.may_raise][:150]:
+        fn = define(program.source, "f")
+        for run in program.runs:
+            outcome = call(fn, program, run, "numpy")
+            assert outcome.error is None, f"{outcome.error!r} from\n{program!r}"
+
+
+def _outcome(value: object, error: BaseException | None = None, memory: float = 0.0) -> Outcome:
+    return Outcome(value, error, [np.full(3, memory)])
+
+
+@pytest.mark.parametrize("expected, actual, kind", [
+    (_outcome(np.zeros(3)), _outcome(np.zeros(3, np.float32)), "value"),
+    (_outcome(np.zeros(3)), _outcome(np.zeros((3, 1))), "value"),
+    (_outcome(1.5), _outcome(np.float32(1.5)), "value"),
+    (_outcome(3), _outcome(3.0), "value"),
+    (_outcome((1, 2.0)), _outcome((1, 2.5)), "value"),
+    (_outcome(np.array([np.nan, 1.0])), _outcome(np.array([1.0, 1.0])), "value"),
+    (_outcome(None), _outcome(None, memory=1.0), "write"),
+    (_outcome(None, ZeroDivisionError()), _outcome(np.zeros(3)), "missing ZeroDivisionError"),
+    (_outcome(None, ValueError()), _outcome(None, SystemError()), "SystemError instead of ValueError"),
+    (_outcome(1.0), _outcome(None, IndexError("index 9")), "raised IndexError"),
+])
+def test_comparison_catches(expected, actual, kind):
+    assert [p.kind for p in differences(expected, actual, (), "numpy")][:1] == [kind]
+
+
+def test_comparison_is_exact_except_for_a_float_reduction():
+    e, a = _outcome((1.0, 2.0)), _outcome((1.0 + 1e-12, 2.0 + 1e-12))
+    assert [p.text for p in differences(e, a, (0,), "numpy")] == ["result[1]: expected 2.0, got 2.000000000001"]
+    assert differences(_outcome(np.array([np.nan])), _outcome(np.array([np.nan])), (), "numpy") == []
+    assert differences(_outcome(np.int64(3)), _outcome(3), (), "numpy") == []  # Numba returns Python's int
+
+
+def test_comparison_wants_a_tensor_back_for_tensor_arguments():
+    torch = pytest.importorskip("torch")
+    assert differences(_outcome(np.zeros(2)), _outcome(torch.zeros(2, dtype=torch.float64)), (), "torch") == []
+    assert [p.kind for p in differences(_outcome(np.zeros(2)), _outcome(np.zeros(2)), (), "torch")] == ["value"]
+
+
+def test_calls_share_memory_as_the_layout_says():
+    run = Run(6, "numpy", 0, 0.0, 0.0, 1)
+    program = ParallelProgram("1d", ("a[0] = 7.0", "return b"), "shift", "float64", "ramp", (run,) * 3, None, False)
+    shown = call(define(program.source, "f"), program, run, "numpy")
+    assert shown.value[1] == 7.0 and shown.bases[0][1] == 7.0  # b = base[:-1], a = base[1:]
+
+
+def test_shrinking_removes_a_block_with_its_else():
+    body = ("v = a[1:]", "for i in range(len(v)):", "    if a[i] > 0.0:", "        v[i] = 1.0", "    else:",
+            "        v[i] = 2.0", "    s += 1.0", "return a")
+    program = ParallelProgram("1d", body, "distinct", "float64", "ramp", (Run(8, "numpy", 0, 0.0, 0.0, 1),) * 3,
+                              None, False)
+    bodies = {c.body for c in candidates(program)}
+    assert ("v = a[1:]", "for i in range(len(v)):", "    s += 1.0", "return a") in bodies
+    assert ("v = a[1:]", "return a") in bodies
+
+
+def test_summary_counts_only_programs_that_ran():
+    """An example hypothesis abandons for lack of data (StopTest) is not a program: the old count said 218 for
+    a budget of 200."""
+    program = ParallelProgram("1d", ("return a",), "distinct", "float64", "ramp", (Run(4, "numpy", 0, 0.0, 0.0, 1),),
+                              None, False)
+    harness.TALLY.pop("selftest", None)
+    with harness.counted("selftest", program):
+        pass
+    with pytest.raises(StopTest), harness.counted("selftest", program):
+        raise StopTest(0)
+    with pytest.raises(AssertionError), harness.counted("selftest", program):
+        raise AssertionError("a mismatch")
+    part = harness.TALLY.pop("selftest")
+    assert (part.programs, len(part.mismatches)) == (2, 1)
