@@ -119,6 +119,11 @@ def test_a_rebound_parameter_takes_its_new_shape():
         c = a + b if flag else a
         return c
     """,
+    """
+    def f(a, b):
+        assert len(a) == len(b)
+        return a + b
+    """,
 ])
 def test_contradictions_on_paths_not_always_taken_are_left_to_run_time(source):
     assert _error(source, a=(3, 3), b=(4, 2), t=(3,)) is None

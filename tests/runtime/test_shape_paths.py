@@ -61,6 +61,11 @@ def test_augmented_assignment_growing_a_dim_is_no_false_error():
         t += b
         return t
     """,
+    """
+    def f(a, b):
+        assert len(a) == len(b), "lengths differ"
+        return a + b
+    """,
 ])
 def test_shape_guarded_paths_run(source):
     fn = _jit(source)

@@ -8,9 +8,10 @@ them agree on (`n = 3` on one branch and `n = 4` on the other: `n` is some int).
 Two uses:
 - refuse, at compile time and at the user's line, what is *certain* to fail: broadcasting 3 against 4, a matmul
   whose inner dims differ, a reshape that changes the size, an array indexed with more indices than it has
-  dims. Certain means the statement runs on every path through the function (cfg/dominators.py); a
-  contradiction on a path the program may not take (`if len(a) != len(b): return …` before `a + b`) is left to
-  run time, where Numba raises for broadcasting, matmul and reshape by itself;
+  dims. Certain means the statement runs on every path through the function (cfg/dominators.py) and no
+  `assert` runs before it; a contradiction on a path the program may not take (`if len(a) != len(b): return …`
+  or `assert len(a) == len(b)` before `a + b`) is left to run time, where Numba raises for broadcasting,
+  matmul and reshape by itself;
 - find the in-place updates `t op= v` that need `inplace_value` at run time (runtime/inplace.py): all that may
   involve two arrays, except where the shapes are known to fit and `v` is fresh memory.
 """
@@ -108,18 +109,21 @@ def check(fn: cst.FunctionDef, params: Mapping[str, Shape], certain: bool = True
     entry = _solve(cfg, start)
     sure = certain_blocks(cfg) if certain else frozenset()
     inplace: list[cst.SimpleStatementLine] = []
-    for block in cfg.blocks:
+    asserted = False  # an `assert` passed on every path: what follows runs only if it holds, a guard too
+    for block in cfg.blocks:  # in source order: certain blocks in the order they run
         state = entry[block.id]
         if state is None:
             continue  # never runs
         state = state.copy()
         for stmt in block.stmts:
             check_at_run_time, contradiction = _apply(state, stmt)
-            if contradiction is not None and block.id in sure:
+            if contradiction is not None and block.id in sure and not asserted:
                 return Checked(ShapeError(origin_of(stmt), str(contradiction), contradiction.argument), [])
             if check_at_run_time:
                 assert isinstance(stmt, cst.SimpleStatementLine)
                 inplace.append(stmt)
+            asserted |= block.id in sure and isinstance(stmt, cst.SimpleStatementLine) \
+                and isinstance(stmt.body[0], cst.Assert)
     return Checked(None, inplace)
 
 
