@@ -62,6 +62,9 @@ def _doctor(args: argparse.Namespace) -> int:
         found = importlib.util.find_spec(optional) is not None
         print(f"{optional}: {'yes' if found else 'no'}")
     print(f"cache: {cache_root()}")
+    from .runtime import threads
+
+    print(f"threading layer for parallel=True: {threads.describe()}")
     return 0
 
 

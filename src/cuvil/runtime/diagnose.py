@@ -79,8 +79,7 @@ def _summary(message: str) -> str:
 def _internal_summary(exc: BaseException) -> str:
     said = _ANSI.sub("", str(exc)).strip().splitlines()
     detail = f": {said[0]}" if said else " (and no message)"
-    return (f"Numba cannot compile this line: it failed with {type(exc).__name__}{detail}; "
-            "write the operation as an explicit loop instead")
+    return f"Numba cannot compile this line: it failed with {type(exc).__name__}{detail}"
 
 
 def _frame_locations(exc: BaseException) -> list[tuple[str, str]]:

@@ -19,7 +19,7 @@ from numba.core.errors import NumbaError
 
 from ..errors import CuvilError, RecompileWarning
 from ..options import Options, config
-from . import adapters, cache, cache_key, cache_markers, diagnose, events, guards, mathlib  # noqa: F401 (mathlib registers overloads)
+from . import adapters, cache, cache_key, cache_markers, diagnose, events, guards, mathlib, threads  # noqa: F401 (mathlib registers overloads)
 from .events import CompileEvent
 from .guards import MISS
 from .policy import DimPolicy
@@ -133,6 +133,8 @@ class Dispatcher:
         return diagnose.user_error(exc)
 
     def _compile(self, args: tuple[Any, ...], kinds: tuple[str, ...]) -> Variant:
+        if self.options.parallel:
+            threads.choose()  # before Numba starts a thread pool: one that survives fork (runtime/threads.py)
         with _lock:
             for variant in self._variants:  # another thread may have compiled it meanwhile
                 if variant.guard.check(args):
