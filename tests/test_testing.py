@@ -140,6 +140,42 @@ def test_tolerance_follows_the_dtype():
         assert_matches(lambda: 3, {"float": lambda: 3.0})
 
 
+@pytest.mark.parametrize(("expected", "actual", "words"), [
+    (np.zeros(3, np.float32), np.zeros(3), "result: dtype float64, expected float32"),
+    (np.zeros(3, np.int32), np.zeros(3, np.int64), "result: dtype int64, expected int32"),
+    (np.zeros(3, np.int64), np.zeros(3, np.uint64), "result: dtype uint64, expected int64"),
+    (np.zeros((1, 3)), np.zeros(3), "result: shape (3,), expected (1, 3)"),
+    (np.float32(2.0), 2.0, "result: expected float32 np.float32(2.0), got float 2.0"),
+    (np.int32(3), 3, "result: expected int32 np.int32(3), got int 3"),
+    (True, 1, "result: expected bool True, got int 1"),
+    (3, 3.0, "result: expected int 3, got float 3.0"),
+    (2.0, np.array(2.0), "result: expected float 2.0, got ndarray 2."),
+    (np.array(2.0), 2.0, "result: expected ndarray, got float 2.0"),
+    ((1, 2), [1, 2], "result: expected tuple of length 2"),
+])
+def test_types_compare_exactly(expected, actual, words):
+    with pytest.raises(AssertionError) as failure:
+        assert_matches(lambda: expected, {"exact": lambda: actual})
+    assert words in str(failure.value)
+
+
+@pytest.mark.parametrize(("expected", "actual"), [
+    (3, np.int64(3)), (np.int64(3), 3), (2.0, np.float64(2.0)), (1j, np.complex128(1j)), (True, np.True_),
+    (np.float32(0.5), np.float32(0.5)), ((1, np.float32(2.0)), (np.int64(1), np.float32(2.0))),
+])
+def test_python_numbers_stand_for_their_64_bit_dtypes(expected, actual):
+    """Numba returns int64/float64/complex128/bool scalars as Python numbers: the one liberty of the rule."""
+    assert_matches(lambda: expected, {"numba's boxing": lambda: actual})
+
+
+def test_a_torch_tensor_must_come_back_as_a_tensor():
+    import torch
+
+    with pytest.raises(AssertionError, match="expected torch tensor, got ndarray"):
+        assert_matches(lambda: torch.zeros(2), {"numpy": lambda: np.zeros(2, np.float32)})
+    assert_matches(lambda: torch.zeros(2), {"torch": lambda: torch.zeros(2)})
+
+
 def test_writes_into_arguments_are_compared():
     def writes_one_less(out, value):
         for i in range(len(out) - 1):

@@ -303,13 +303,14 @@ def _compare(e: Any, a: Any, path: str, rtol: float | None, atol: float | None) 
     e_arr, a_arr = _as_array(e), _as_array(a)
     if e_arr is not None:
         if a_arr is None or _container(a) != _container(e):
-            return [f"{path}: expected a {_container(e)}, got {type(a).__name__} {_short(a)}"]
+            return [f"{path}: expected {_container(e)}, got {type(a).__name__} {_short(a)}"]
         return _compare_arrays(e_arr, a_arr, path, rtol, atol)
     dtype = _scalar_dtype(e)
     if dtype is None:
         return [] if (e is None and a is None) or (e is not None and e == a) else [
             f"{path}: expected {_short(e)}, got {_short(a)}"]
-    if _scalar_dtype(a) != dtype:
+    got = _scalar_dtype(a)
+    if got is None or got != dtype:  # (not `got != dtype` alone: np.dtype(None) is float64, so None == float64)
         return [f"{path}: expected {type(e).__name__} {e!r}, got {type(a).__name__} {_short(a)}"]
     if dtype.kind in "biu":
         return [] if int(e) == int(a) else [f"{path}: expected {e!r}, got {a!r}"]
