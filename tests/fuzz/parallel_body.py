@@ -23,6 +23,9 @@ IDX_1D = ("{v}", "{v} - 1", "-1 - {v}", "len({X}) - 1 - {v}", "{v} - len({X})", 
           "0", "-1", "{v} % 2", "(i + j) % len({X})", "i - j", "idx[{v}] - 1")
 IDX_AXIS = ("{v}", "-1 - {v}", "({v} + 1) % {X}.shape[{k}]", "{v} - 1", "0", "{v} // 2", "({v} + K) % {X}.shape[{k}]",
             "{X}.shape[{k}] - 1 - {v}")
+# Python ints and floats only: NumPy scalars divide by zero with a warning, not an exception
+RAISING_F = ("float(i // (d - i))", "math.fmod({a}, x)", "math.fmod(float(i), x - 1.5)", "float(i % (d - i))")
+RAISING_I = ("(i // (d - i))", "(i % (d - i))", "((i + K) // d)")
 _compiled: dict[str, Any] = {}
 
 
@@ -171,12 +174,13 @@ class LoopWriter:
 
     def fexpr(self, depth: int = 2) -> str:
         s = self.s
+        if self.raising and depth == 2 and s.coin(0.3):  # a value that raises in some iteration, on some calls
+            return s.pick(RAISING_F).format(a=self.fexpr(1))
         if depth > 0 and s.coin(0.5):
             a, b = self.fexpr(depth - 1), self.fexpr(depth - 1)
             forms = ["({a} + {b})", "({a} * {b})", "({a} - {b})", "min({a}, {b})", "abs({a})",
                      "({a} if {a} > {b} else {b})", "math.sqrt(abs({a}))", "twice({a})"]
-            if self.raising:
-                forms += ["math.fmod({a}, x)", "float(i // (d - i))", "math.fmod(float(i), x - 1.5)"]
+            forms += list(RAISING_F) * self.raising
             form = s.pick(forms)
             if form == "twice({a})":
                 self.use("twice")
@@ -197,11 +201,12 @@ class LoopWriter:
 
     def iexpr(self, depth: int = 2) -> str:
         s = self.s
+        if self.raising and depth == 2 and s.coin(0.3):
+            return s.pick(RAISING_I)
         if depth > 0 and s.coin(0.5):
             a, b = self.iexpr(depth - 1), self.iexpr(depth - 1)
             forms = ["({a} + {b})", "({a} - {b})", "({a} * 2)", "({a} // 3)", "({a} % 5)", "abs({a})", "min({a}, {b})"]
-            if self.raising:
-                forms += ["(i // (d - i))", "(i % (d - i))", "((i + K) // d)"]
+            forms += list(RAISING_I) * self.raising
             return s.pick(forms).format(a=a, b=b)
         leaf = s.pick(["1", "i", self.use("K"), "read", "c" if "c" in self.declared else "2"])
         if leaf == "read":
@@ -219,9 +224,8 @@ class LoopWriter:
     # ------------------------------------------------------------- statements
 
     def statement(self) -> list[str]:
-        kinds = ["write", "aug", "write", "reduce", "cond", "ufunc", "private", "write", "reduce", "helper", "alloc",
-                 "rows", "ufunc", "fill", "sort"]
-        kind = self.s.pick(kinds[:-2] if self.disjoint else kinds)  # .fill/.sort through a slice: never parallel
+        kind = self.s.pick(["write", "aug", "write", "reduce", "cond", "ufunc", "private", "fill", "write", "reduce",
+                            "helper", "sort", "alloc", "rows", "ufunc"])
         return getattr(self, "st_" + kind)() or self.st_write() or ["pass"]
 
     def target(self, kind: str | None = None, ndim: int | None = None) -> tuple[str, Arr] | None:

@@ -19,9 +19,12 @@ from typing import Any
 from hypothesis import Phase, given, seed, settings
 
 from .parallel_check import check_program
+from .parallel_features import features
 from .parallel_generator import parallel_programs
 from .parallel_programs import ParallelProgram
 from .parallel_shrink import fails_like, shrink, signature
+
+RECHECKS = 5  # a shrunk reproducer is run this many times more: how reliably it fails
 
 
 def draw(count: int, base_seed: int, runs: int) -> list[ParallelProgram]:
@@ -47,7 +50,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--numpy-only", action="store_true")
-    parser.add_argument("--shrink", type=int, default=1, help="representatives shrunk per class")
+    parser.add_argument("--shrink", type=int, default=4, help="members shrunk per class (distinct results shown)")
     parser.add_argument("--out", default="parallel_findings.md")
     args = parser.parse_args(argv)
     start = time.perf_counter()
@@ -64,13 +67,19 @@ def main(argv: list[str] | None = None) -> None:
     lines = [f"{len(programs)} programs x {args.runs} calls, seed {args.seed}, numpy only: {args.numpy_only}; "
              f"{failing} mismatching in {len(classes)} classes; {seconds:.0f} s to run", ""]
     for name, members in sorted(classes.items(), key=lambda kv: -len(kv[1])):
-        program, problems = members[0]
-        serial = fails_like(program, name, parallel=False, tries=1)
-        lines += [f"## {name}", f"{len(members)} programs; also with parallel=False: {serial}", ""]
+        lines += [f"## {name}", f"{len(members)} programs", ""]
+        seen: set[str] = set()
         for program, problems in members[:args.shrink]:
             small = shrink(program, name)
-            after = check_program(small) or problems
-            lines += ["```", repr(small).rstrip(), "```", *[f"- {p.text[:400]}" for p in after[:2]], ""]
+            if small.source in seen:
+                continue
+            seen.add(small.source)
+            failing = [check_program(small) for _ in range(RECHECKS)]
+            shown = next((f for f in failing if f), problems)
+            serial = fails_like(small, name, parallel=False, tries=1)
+            lines += [f"fails {sum(map(bool, failing))} of {RECHECKS} checks; with parallel=False too: {serial}; "
+                      f"contains: {', '.join(features(small))}", "```", repr(small).rstrip(), "```",
+                      *[f"- {p.text[:400]}" for p in shown[:2]], ""]
         print(f"class done: {name}", flush=True)
     with open(args.out, "w") as out:
         out.write("\n".join(lines) + "\n")
