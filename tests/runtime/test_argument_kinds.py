@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import enum
 import math
+import re
 import tempfile
 
 import numpy as np
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cuvil
 from cuvil.testing import _compare
@@ -180,15 +183,37 @@ def test_argument_kind_is_refused_naming_the_argument(make, neighbour, words, mo
         _calls(mode, fn, make, neighbour)
     assert words in str(info.value)
     assert info.value.argument.startswith("x")
-    assert info.value.__cause__ is None
+    assert info.value.__cause__ is None and (info.value.__context__ is None or info.value.__suppress_context__)
+
+
+KINDS = [(w[1], w[3], None) for w in WORKS] + [(r[1], None, r[3]) for r in REFUSED]
+
+
+@pytest.mark.filterwarnings("ignore:the matrix subclass:PendingDeprecationWarning")
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(range(len(KINDS))), min_size=1, max_size=6), st.booleans())
+def test_any_sequence_of_argument_kinds_runs_or_is_named(picks, by_keyword):
+    """Whatever variants exist already, each call gives Python's answer or names the argument."""
+    fn = cuvil.jit(IDENT)
+    for k in picks:
+        make, expected, words = KINDS[k]
+        value = make()
+        if words is None:
+            result = fn(x=value) if by_keyword else fn(value)
+            want = IDENT(value) if expected is None else expected(value)
+            assert _compare(want, result, "result", None, None) == []
+        else:
+            with pytest.raises(cuvil.CuvilTypeError, match=re.escape(words)):
+                fn(x=value) if by_keyword else fn(value)
 
 
 def test_a_big_int_on_the_fast_path_is_named_not_overflowed():
     """2**63 has the fingerprint of any Python int: the guard passes and Numba's unboxing raises OverflowError."""
     fn = cuvil.jit(IDENT)
     assert fn(5) == 5
-    with pytest.raises(cuvil.CuvilTypeError, match="argument 'x' is 9223372036854775808"):
+    with pytest.raises(cuvil.CuvilTypeError, match="argument 'x' is 9223372036854775808") as info:
         fn(2**63)
+    assert info.value.__context__ is None or info.value.__suppress_context__
 
 
 def test_an_overflow_the_program_raises_still_passes_through():

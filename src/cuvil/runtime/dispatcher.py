@@ -17,7 +17,7 @@ from typing import Any
 import numba
 from numba.core.errors import NumbaError
 
-from ..errors import CuvilError, RecompileWarning
+from ..errors import CuvilError, CuvilTypeError, RecompileWarning
 from ..options import Options, config
 from . import adapters, cache, cache_key, cache_markers, diagnose, events, guards, mathlib, threads  # noqa: F401 (mathlib registers overloads)
 from .events import CompileEvent
@@ -79,9 +79,8 @@ class Dispatcher:
                         return result
             except NumbaError as exc:
                 raise self._error(exc, args) from None
-            except OverflowError:  # Numba's unboxing of an int beyond 64 bits (its fingerprint is any int's)
-                adapters.prepare(args, self._names)  # names that argument; else the program raised it
-                raise
+            except OverflowError as exc:  # Numba's unboxing of an int beyond 64 bits (fingerprinted as any int)
+                raise self._named_argument(args) or exc from None  # else the program raised it
             except NotImplementedError as exc:
                 raise self._runtime_error(exc, args) from None
         return self._call_slow(args, kwargs)
@@ -129,8 +128,15 @@ class Dispatcher:
         return diagnose.runtime_error(exc, ran.source, ran.meta.line_map)
 
     def _error(self, exc: Exception, args: tuple[Any, ...]) -> Exception:
-        adapters.prepare(args, self._names)  # a bad argument is the likelier story: name it
-        return diagnose.user_error(exc)
+        return self._named_argument(args) or diagnose.user_error(exc)
+
+    def _named_argument(self, args: tuple[Any, ...]) -> CuvilTypeError | None:
+        """A bad argument is the likelier story behind a failure: the error naming it, if there is one."""
+        try:
+            adapters.prepare(args, self._names)
+        except CuvilTypeError as exc:
+            return exc
+        return None
 
     def _compile(self, args: tuple[Any, ...], kinds: tuple[str, ...]) -> Variant:
         if self.options.parallel:
