@@ -33,7 +33,8 @@ def key(fn: types.FunctionType, options: Options, shapes: Any = ()) -> str:
     - `format`, `cuvil` (version and a fingerprint of its files), `python`, `numba`, `numpy`: what changes
       generated code or its meaning;
     - `options`: every field of `Options`;
-    - `shapes`: the variant's specialization: per parameter its rank and static dims (compiler.Specialization);
+    - `shapes`: the variant's specialization, the fields of compiler.Specialization (per parameter its rank
+      and static dims, and what else the generated code is specialized on);
     - `functions`: the entry function's and every callee's qualified name, file, first line (origins and error
       lines depend on it), raw source text and defaults (their values: Python computed them when the `def`
       ran, and the generated code holds those values);
