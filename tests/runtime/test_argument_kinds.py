@@ -37,6 +37,10 @@ class MyComplex(complex):
     pass
 
 
+class MyFloat64(np.float64):
+    pass
+
+
 class Color(enum.IntEnum):
     RED = 1
 
@@ -131,6 +135,7 @@ REFUSED = [
     ("float-subclass-in-tuple", lambda: (MyFloat(1.5),), lambda: (1.5,), "is a MyFloat, a subclass of float"),
     ("complex-subclass", lambda: MyComplex(1j), lambda: 1j, "is a MyComplex, a subclass of complex"),
     ("numpy-scalar-float16", lambda: np.float16(1), lambda: np.float32(1), "float16; fp16/bf16"),
+    ("numpy-scalar-subclass", lambda: MyFloat64(1.5), lambda: np.float64(1.5), "a subclass of numpy.float64"),
     ("numpy-scalar-longdouble", lambda: np.longdouble(1), lambda: np.float64(1), "float128"),
     ("numpy-scalar-datetime", lambda: np.datetime64(1, "s"), lambda: np.int64(1), "datetime64[s]"),
     ("list", lambda: [1.0, 2.0], ONE, "is a list; pass a NumPy array"),

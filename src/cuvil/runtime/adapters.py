@@ -93,6 +93,10 @@ def _convert(value: object, name: str) -> tuple[object, bool]:
         problem = _dtype_problem(value.dtype, name, "is a NumPy scalar of type")
         if problem:
             raise CuvilTypeError(problem, argument=name)
+        if type(value) is not value.dtype.type:
+            raise CuvilTypeError(f"argument '{name}' is a {type(value).__name__}, a subclass of "
+                                 f"numpy.{value.dtype.type.__name__} whose behaviour compiled code would ignore; "
+                                 f"pass {name}.item()", argument=name)
         return value, False
     if value is None or isinstance(value, int | float | complex):
         return _check_scalar(value, name), False
