@@ -186,7 +186,7 @@ class LoopWriter:
                 self.use("twice")
             return form.format(a=a, b=b)
         leaves = ["1.0", "read", "x", "float(i)", "G", "read", "0.5"] + ["float(j)"] * ("j" in self.vars)
-        leaves += [name for name in ("s", "t", "tmp[0]") if name.split("[")[0] in self.declared]
+        leaves += [name for name in ("s", "t", "tmp[0]", "acc[0]") if name.split("[")[0] in self.declared]
         leaf = s.pick(leaves)
         if leaf == "G":
             self.use("G")
@@ -296,6 +296,9 @@ class LoopWriter:
         return self.index(x, nonneg=True) if x.ndim == 1 else None
 
     def st_ufunc(self) -> list[str]:
+        if self.s.coin(0.3):  # a whole-array output: a reduction the loop cannot see (`np.add(out, x[i], out)`)
+            self.declared.setdefault("acc", "np.zeros(1)")
+            return [f"np.{self.s.pick(['add', 'subtract'])}(acc, {self.fexpr(1)}, acc)"]
         got, source = self.target("f", ndim=1), self.element("f", ndim=1)
         if got is None or source is None:
             return []
