@@ -12,23 +12,20 @@ import inspect
 import re
 import time
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 import libcst as cst
-import numpy as np
 
 from .analysis import shapes
+from .analysis.types import Type
 from .cfg.annotate import cfg_source
 from .cfg.build import all_statements, build_function
 from .cfg.dataflow import unassigned_reads
-from .cfg.effects import Global
-from .cfg.program import analyze_program
 from .cfg.unbound import UnboundChecks
 from .cfg.uses import reads, reads_in
 from .codegen.bindings import Binding, Callee, Import, Injected, Literal, bind
 from .codegen.cpu import FunctionUnit, PythonPow, line_map, module_source
-from .codegen.parallel import parallel_loop
 from .codegen.specialize import StaticDims
 from .codegen.updates import InplaceUpdates, ufunc_arity
 from .errors import CuvilError, CuvilInternalError, CuvilSyntaxError, CuvilTypeError
@@ -36,7 +33,8 @@ from .frontend.captures import MISSING, is_builtin, lookup
 from .frontend.parse import parse
 from .frontend.source import Source, get_source
 from .frontend.subset import check_subset
-from .normalize.names import Fresh, Rename, all_names, assigned_names
+from .lower.program import lower_program
+from .normalize.names import Rename, all_names, assigned_names
 from .normalize.origins import origin_of
 from .normalize.pipeline import Normalized, normalize
 from .options import Options
@@ -63,7 +61,7 @@ class Specialization:
     variant specializes on (static) or None (dynamic); None for parameters that are not arrays."""
 
     shapes: tuple[tuple[int | None, ...] | None, ...] = ()
-    numbers: tuple[bool, ...] = ()  # per parameter: the argument is a number (so it holds no array)
+    args: tuple[Type, ...] = ()  # per parameter: the argument's type (analysis/types.py), Python numbers weak
 
     def static(self, params: list[str]) -> dict[str, dict[int, int]]:
         return {
@@ -178,32 +176,21 @@ class _Module:
         self.units.append(FunctionUnit(self.emitted[fn], function, source.filename, False))
         return norm
 
-    def analyze(self, entry: str, params: list[str]) -> list[str]:
-        """Summaries callees first, then parallel loops, printed as such; returns the loops in words."""
-        functions = {u.name: u.function for u in self.units}
-        numbers = frozenset(p for p, number in zip(params, self.spec.numbers) if number)
-        ranks = {p: len(shape) for p, shape in zip(params, self.spec.shapes) if shape is not None}
-        globals = {name: _global(name, binding) for name, binding in self.names.items()}
-        with self.timer.stage("analyze"):
-            # Loops are found by node identity: nothing may rewrite a function between here and printing.
-            analyses = analyze_program(functions, entry, globals, numbers, ranks, bool(self.options.parallel),
-                                       self.options.boundscheck)
-        words = []
-        with self.timer.stage("codegen"):
-            for k, unit in enumerate(self.units):
-                decisions = analyses[unit.name].loops
-                words += [f"{unit.name} {d.describe()}" for d in decisions]
-                parallel = {d.loop: d for d in decisions if d.parallel}
-                if parallel:
-                    fresh = Fresh(all_names(unit.function))
-                    printed = unit.function.visit(_ParallelLoops(parallel, fresh, self.runtime_parallel))
-                    assert isinstance(printed, cst.FunctionDef)
-                    self.units[k] = dataclasses.replace(unit, function=printed, parallel=True)
-        self.writes = tuple(params[k] for k in sorted(analyses[entry].summary.writes))
-        return words
+    def lower(self, params: list[str]) -> list[str]:
+        """The program-level stage (lower/program.py) over every function compiled so far."""
+        lowered = lower_program(self.units, params, self.spec.args, self.spec.shapes, self.names, self.options,
+                                self.timer.stage, self.runtime_name)
+        self.units, self.writes = lowered.units, lowered.writes
+        return lowered.loops
 
-    def runtime_parallel(self, name: str) -> str:
-        return self.intrinsic(name, self.units[0].function, module="cuvil.runtime.parallel")
+    def runtime_name(self, module: str, name: str) -> str:
+        """The generated module's name for a helper of `module` (or, with no name, `module` itself)."""
+        binding = Import(module, name or None)
+        found = next((n for n, b in self.names.items() if b == binding), None)
+        if found is None:
+            found = self.free_name({"numpy": "np"}.get(module, module) if not name else name, self.units[0].function)
+            self.names[found] = binding
+        return found
 
     def specialize(self, function: cst.FunctionDef, source: Source, entry: bool) -> cst.FunctionDef:
         """Refuse certain shape contradictions, give in-place updates NumPy's and Python's meaning, then make
@@ -348,7 +335,7 @@ def generate(fn: types.FunctionType, options: Options, spec: Specialization = Sp
         norm = module.compile_one(module.todo.pop(0))
         entry_norm = entry_norm or norm
     assert entry_norm is not None
-    loops = module.analyze(entry, [p.name.value for p in entry_norm.function.params.params])
+    loops = module.lower([p.name.value for p in entry_norm.function.params.params])
     with timer.stage("codegen"):
         units = module.units[::-1]  # callees before their callers: the module reads bottom-up, like Python
         source = module_source(entry, units, module.names, options)
@@ -357,29 +344,3 @@ def generate(fn: types.FunctionType, options: Options, spec: Specialization = Sp
         cfg = cfg_source(entry_norm.module)
     return Generated(source, entry, mapping, dict(module.injected), normalized, cfg, timer.seconds, loops,
                      module.writes)
-
-
-class _ParallelLoops(cst.CSTTransformer):
-    def __init__(self, decisions: dict, fresh: Fresh, intrinsic: Callable[[str], str]):
-        super().__init__()
-        self.decisions, self.fresh, self.intrinsic = decisions, fresh, intrinsic
-
-    def leave_For(self, original: cst.For, updated: cst.For) -> cst.BaseStatement | cst.FlattenSentinel:
-        decision = self.decisions.get(original)
-        if decision is None:
-            return updated
-        return cst.FlattenSentinel(parallel_loop(original, decision, self.fresh, self.intrinsic))
-
-
-def _global(name: str, binding: Binding) -> Global:
-    """A generated module's name as the analyses see it."""
-    if isinstance(binding, Import):
-        return Global("module", binding.module) if binding.attr is None else \
-            Global("function", f"{binding.module}.{binding.attr}")
-    if isinstance(binding, Callee):
-        return Global("helper", name)
-    if isinstance(binding, Injected) and isinstance(binding.value, np.ndarray):
-        return Global("constant")
-    if isinstance(binding, Injected) and not isinstance(binding.value, np.generic):
-        return Global("opaque")  # a numba.njit function: Cuvil cannot see what it does
-    return Global("value")

@@ -101,7 +101,6 @@ U8 = typed(np.uint8, st.integers(0, 255))
 U8_SAME = st.integers(0, 20).flatmap(lambda n: st.tuples(*[typed(np.uint8, st.integers(0, 255), n, n)] * 2))
 # Small enough that a uint8 scalar sum never overflows (NumPy warns there; the corpus must not).
 U8_PAIR = st.tuples(*[typed(np.uint8, st.integers(0, 100), 1)] * 2)
-ISSUE_9 = "issue 9: Numba computes this in a wider type than NumPy 2 (NEP 50) keeps"
 
 
 # ------------------------------------------------------------------ registry
@@ -252,15 +251,14 @@ CASES = [
     Case(narrow.f32_max_and_dot, F32_PAIR.filter(lambda xy: len(xy[0]) > 0)),
     Case(narrow.f32_element, args(typed(np.float32, DYADIC, 1))),
     Case(narrow.f32_mean, args(typed(np.float32, DYADIC, 1))),
-    Case(narrow.f32_loop_sum, args(typed(np.float32, DYADIC, 1)),
-         xfail=f"{ISSUE_9}: a float32 sum comes back float"),
-    Case(narrow.f32_scaled, args(F32), xfail=f"{ISSUE_9}: float32 array * 2.0 comes back float64"),
+    Case(narrow.f32_loop_sum, args(typed(np.float32, DYADIC, 1))),
+    Case(narrow.f32_scaled, args(F32)),
     Case(narrow.i32_copy_plus_one, args(I32)),
     Case(narrow.i32_array_sum, args(I32)),
-    Case(narrow.i32_loop_sum, args(typed(np.int32, INT, 1)), xfail=f"{ISSUE_9}: int32 sum comes back int"),
-    Case(narrow.i32_plus_literal, args(I32), xfail=f"{ISSUE_9}: int32 array + 1 comes back int64"),
+    Case(narrow.i32_loop_sum, args(typed(np.int32, INT, 1))),
+    Case(narrow.i32_plus_literal, args(I32)),
     Case(narrow.u8_add_arrays, U8_SAME),
-    Case(narrow.u8_element_sum, U8_PAIR, xfail=f"{ISSUE_9}: uint8 + uint8 comes back uint64"),
+    Case(narrow.u8_element_sum, U8_PAIR),
     Case(narrow.u8_histogram, args(U8)),
 ]
 

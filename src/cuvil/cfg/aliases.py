@@ -80,7 +80,8 @@ class Aliases:
             yield name, roots
 
     def roots(self, node: cst.BaseExpression) -> Roots:
-        if isinstance(node, cst.Subscript | cst.BinaryOperation | cst.UnaryOperation) and self.rank(node) == 0:
+        if isinstance(node, cst.Subscript | cst.BinaryOperation | cst.UnaryOperation | cst.Call) \
+                and self.rank(node) == 0:
             return NONE  # an element, or arithmetic on elements: a number
         if isinstance(node, cst.Name):
             if node.value in self.names:
@@ -157,7 +158,9 @@ def _assignments(
 
 _ALLOCATIONS = frozenset({"numpy.empty", "numpy.zeros", "numpy.ones", "numpy.full"})
 _SAME_RANK = frozenset({"numpy.empty_like", "numpy.zeros_like", "numpy.ones_like", "numpy.full_like",
-                        "numpy.copy", ".copy", ".astype"})
+                        "numpy.copy", ".copy", ".astype"} | {f"numpy.{t}" for t in (
+                            "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                            "float16", "float32", "float64", "complex64", "complex128")})  # casts
 
 
 def _rank(node: cst.BaseExpression, ranks: Mapping[str, int | None], calls: Calls) -> int | None:

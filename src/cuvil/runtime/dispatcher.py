@@ -14,7 +14,6 @@ import types
 import warnings
 from typing import Any
 
-import numba
 from numba.core.errors import NumbaError
 
 from ..errors import CuvilError, CuvilTypeError, RecompileWarning
@@ -161,13 +160,13 @@ class Dispatcher:
                 None if a.shape is None else tuple(static.get((i, k)) for k in range(len(a.shape)))
                 for i, a in enumerate(arg_guards)
             )
-            # Numbers hold no array: the alias analysis may take them out of every dependence.
-            numbers = tuple(isinstance(a.numba_type, numba.types.Number | numba.types.Boolean) for a in arg_guards)
-            key = cache_key.key(self.py_func, self.options, (shapes, numbers))
+            # The compiler types the code from these (a Python float is weak, NEP 50): part of the key.
+            kinds = tuple(a.kind for a in arg_guards)
+            key = cache_key.key(self.py_func, self.options, (shapes, [str(k) for k in kinds]))
             seconds = dict.fromkeys(events.STAGES, 0.0)
             where = "memory"
             if key not in _memory:
-                where, stage_seconds = self._load_or_generate(key, (shapes, numbers))
+                where, stage_seconds = self._load_or_generate(key, (shapes, kinds))
                 seconds.update(stage_seconds)
             numba_dispatcher, meta, source = _memory[key]
             guard = guards.Guard(arg_guards, static, guards.global_guards(self.py_func))

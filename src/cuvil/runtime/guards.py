@@ -40,6 +40,7 @@ import numpy as np
 from numba._dispatcher import compute_fingerprint
 from numba.np.numpy_support import as_dtype
 
+from ..analysis.types import Scalar, Tuple, Type, of_argument
 from ..errors import CuvilTypeError
 from ..frontend.captures import MISSING
 from .global_guards import Check, global_guards, same, warn_unfrozen_arrays  # noqa: F401 (re-exported)
@@ -51,6 +52,7 @@ class ArgGuard:
     numba_type: Any
     fingerprint: bytes
     shape: tuple[int, ...] | None  # for arrays: the sizes seen when the variant was made
+    kind: Type  # the type the compiler sees: a Python float is weak (NEP 50), an np.float64 is not
 
 
 def arg_guards(names: Sequence[str], args: Sequence[object]) -> tuple[ArgGuard, ...]:
@@ -62,24 +64,28 @@ def arg_guards(names: Sequence[str], args: Sequence[object]) -> tuple[ArgGuard, 
         except Exception as exc:  # adapters.py refuses what it knows; a user never sees Numba's refusal
             raise CuvilTypeError(f"argument '{name}' is a {type(value).__name__}, which compiled code cannot "
                                  f"take ({exc})", argument=name) from None
-        out.append(ArgGuard(name, numba_type, fingerprint, shape))
+        out.append(ArgGuard(name, numba_type, fingerprint, shape, of_argument(value, numba_type)))
     return tuple(out)
 
 
-# The classes a float64 / complex128 scalar argument may have; the fingerprint lets subclasses through too.
+# The class a float64 / complex128 scalar argument has, weak (a Python number) or not; the fingerprint lets
+# subclasses through, and does not tell a Python float from an np.float64 — whose results differ (NEP 50).
 _SCALAR_CLASSES = {numba.types.float64: (float, np.float64), numba.types.complex128: (complex, np.complex128)}
 
 
-def _exact(numba_type: Any, expr: str) -> list[tuple[str, Any]]:
+def _exact(numba_type: Any, expr: str, kind: Type) -> list[tuple[str, Any]]:
     """What the fingerprint misses, inside an argument of `numba_type` (itself, or inside tuples): each array as
-    (expression, its dtype), each float64 or complex128 scalar as (expression, the classes it may have)."""
+    (expression, its dtype), each float64 or complex128 scalar as (expression, its class, twice)."""
     if isinstance(numba_type, numba.types.Array):
         return [(expr, np.dtype(as_dtype(numba_type.dtype)))]
     if numba_type in _SCALAR_CLASSES:
-        return [(expr, _SCALAR_CLASSES[numba_type])]
+        python, numpy = _SCALAR_CLASSES[numba_type]
+        cls = python if isinstance(kind, Scalar) and kind.weak else numpy
+        return [(expr, (cls, cls))]
     if isinstance(numba_type, numba.types.BaseTuple):
         items = numba_type.types  # type: ignore[attr-defined]
-        return [found for k, t in enumerate(items) for found in _exact(t, f"{expr}[{k}]")]
+        kinds = kind.items if isinstance(kind, Tuple) else (kind,) * len(items)
+        return [found for k, (t, i) in enumerate(zip(items, kinds)) for found in _exact(t, f"{expr}[{k}]", i)]
     return []
 
 
@@ -125,7 +131,7 @@ class Guard:
 def _type_failure(spec: ArgGuard, value: object) -> str | None:
     try:
         if compute_fingerprint(value) == spec.fingerprint:  # type: ignore[arg-type]
-            return _exact_failure(spec.numba_type, value, spec.name)
+            return _exact_failure(spec.numba_type, value, spec.name, spec.kind)
     except Exception:  # not a kind Numba knows: typeof below names it
         pass
     now = numba.typeof(value)
@@ -136,9 +142,9 @@ def _type_failure(spec: ArgGuard, value: object) -> str | None:
     return f"{spec.name}: {now} != {was}"
 
 
-def _exact_failure(numba_type: Any, value: Any, name: str) -> str | None:
+def _exact_failure(numba_type: Any, value: Any, name: str, kind: Type) -> str | None:
     """What the fingerprint missed (see the module docstring): a subclass, or another byte order."""
-    for expr, want in _exact(numba_type, ""):
+    for expr, want in _exact(numba_type, "", kind):
         part = value
         for k in expr.strip("[]").split("][") if expr else ():
             part = part[int(k)]
@@ -164,7 +170,7 @@ def _compile_entry(guard: Guard, impl: Callable[..., Any]) -> Callable[[tuple[An
         for i, spec in enumerate(guard.args):
             env[f"F{i}"] = spec.fingerprint
         lines.append("        if " + " or ".join(f"fp(a{i}) != F{i}" for i in range(n)) + ": return MISS")
-        exact = [found for i, spec in enumerate(guard.args) for found in _exact(spec.numba_type, f"a{i}")]
+        exact = [found for i, spec in enumerate(guard.args) for found in _exact(spec.numba_type, f"a{i}", spec.kind)]
         tests = []
         for j, (expr, want) in enumerate(exact):
             if isinstance(want, np.dtype):

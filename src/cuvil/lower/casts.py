@@ -1,0 +1,194 @@
+"""Explicit conversions that make Numba compute in the dtypes NumPy 2 and CPython would.
+
+Numba types scalar arithmetic its own way: `float32 * 0.1` is float64 (NEP 50: float32), `int8 + int8` is
+int64 (NumPy: int8, wrapping), `uint64 + 1` is int64, `math.exp` of a float32 is float32 (CPython: a float).
+analysis/types.py knows what each operation should give; this pass writes the conversions that make Numba
+agree, and nothing else:
+
+    s = 0.0                       s = np.float32(0.0)            # `s` is float32 (it accumulates x[i])
+    s += x[i] * 0.5        →      s += x[i] * np.float32(0.5)    # the weak 0.5 takes x's dtype
+    t = a[i] + b[i]               t = np.int8(a[i] + b[i])       # int8 + int8 wraps in int8
+    u = math.exp(x[i])            u = math.exp(float(x[i]))      # CPython computes math in double
+
+Operands become the input dtypes NumPy's own ufunc resolution chose; a narrow integer result (or a bool from
+arithmetic) is wrapped in its dtype, which truncates as NumPy's wrap-around does. Where a type is unknown the
+expression is left as written (Numba's typing decides).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import libcst as cst
+import numpy as np
+
+from ..analysis.type_rules import _OPERATORS, Types
+from ..analysis.types import _WEAK_SAMPLE, Array, Scalar, Type
+
+_NATIVE = frozenset({"int64", "float64", "complex128", "bool"})  # what Numba computes Python numbers in
+_COMPARISONS = {
+    cst.LessThan: "less", cst.LessThanEqual: "less_equal", cst.GreaterThan: "greater",
+    cst.GreaterThanEqual: "greater_equal", cst.Equal: "equal", cst.NotEqual: "not_equal",
+}
+
+
+def _numeric(t: Type) -> bool:
+    return isinstance(t, Scalar | Array)
+
+
+def _inputs(ufunc: str, operands: list[Type]) -> list[str] | None:
+    """The dtypes NumPy converts each operand to, or None when any type is unknown (or all are Python's)."""
+    if not all(_numeric(t) for t in operands):
+        return None
+    if all(isinstance(t, Scalar) and t.weak for t in operands):
+        return None  # Python numbers with Python numbers: Numba's int64/float64 already are CPython's
+    args = [_WEAK_SAMPLE[t.dtype] if isinstance(t, Scalar) and t.weak else np.dtype(t.dtype)
+            for t in operands]  # type: ignore[union-attr]
+    fn = getattr(np, ufunc)
+    try:
+        resolved = fn.resolve_dtypes((*args, *([None] * fn.nout)))
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return [np.dtype(d).name for d in resolved[: fn.nin]]
+
+
+def _needs(t: Type, dtype: str) -> bool:
+    """An operand of type `t` must be converted to `dtype` explicitly for Numba to use that dtype."""
+    if isinstance(t, Scalar) and t.weak:
+        return dtype != t.dtype or dtype not in _NATIVE
+    current = t.dtype if isinstance(t, Scalar | Array) else None
+    return current != dtype and dtype not in ("float64", "int64", "complex128")
+
+
+def _cast(node: cst.BaseExpression, dtype: str, array: bool, numpy: str) -> cst.BaseExpression:
+    kind = cst.Attribute(cst.Name(numpy), cst.Name("bool_" if dtype == "bool" else dtype))
+    if array:
+        return cst.Call(cst.Attribute(_paren(node), cst.Name("astype")), [cst.Arg(kind)])
+    return cst.Call(kind, [cst.Arg(node.with_changes(lpar=[], rpar=[]))])
+
+
+def _paren(node: cst.BaseExpression) -> cst.BaseExpression:
+    if isinstance(node, cst.Name | cst.Call | cst.Subscript | cst.Attribute) or node.lpar:
+        return node
+    return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+def _wraps(result: Type) -> bool:
+    """Numba computes this result wider than NumPy: integers narrower than 64 bits (and uint64), bools."""
+    if not isinstance(result, Scalar) or result.weak:
+        return False
+    kind, size = np.dtype(result.dtype).kind, np.dtype(result.dtype).itemsize
+    return (kind in "iu" and size < 8) or (kind == "u") or kind == "b"
+
+
+class Casts(cst.CSTTransformer):
+    """Rewrites a function typed by `types` (whose side table holds the *original* nodes)."""
+
+    def __init__(self, types: Types, numpy: Callable[[], str]):
+        super().__init__()
+        self.types, self.numpy = types, numpy  # numpy(): numpy's name in the module, bound on first use
+
+    def _convert(self, original: list[cst.BaseExpression], updated: list[cst.BaseExpression],
+                 ufunc: str) -> list[cst.BaseExpression]:
+        kinds = [self.types.of(o) for o in original]
+        inputs = _inputs(ufunc, kinds)
+        if inputs is None:
+            return updated
+        out = []
+        for node, kind, dtype in zip(updated, kinds, inputs):
+            if _needs(kind, dtype):
+                out.append(self._call(node, dtype, isinstance(kind, Array)))
+            else:
+                out.append(node)
+        return out
+
+    def _call(self, node: cst.BaseExpression, dtype: str, array: bool) -> cst.BaseExpression:
+        return _cast(node, dtype, array, self.numpy())
+
+    def _wrap(self, original: cst.BaseExpression, updated: cst.BaseExpression) -> cst.BaseExpression:
+        result = self.types.of(original)
+        if _wraps(result):
+            assert isinstance(result, Scalar)
+            wrapped = self._call(updated, result.dtype, False)
+            return wrapped.with_changes(lpar=updated.lpar, rpar=updated.rpar) if updated.lpar else wrapped
+        return updated
+
+    def leave_BinaryOperation(self, original: cst.BinaryOperation,
+                              updated: cst.BinaryOperation) -> cst.BaseExpression:
+        ufunc = _OPERATORS.get(type(original.operator))
+        if ufunc is None or ufunc == "matmul":
+            return updated
+        left, right = self._convert([original.left, original.right], [updated.left, updated.right], ufunc)
+        return self._wrap(original, updated.with_changes(left=left, right=right))
+
+    def leave_Comparison(self, original: cst.Comparison, updated: cst.Comparison) -> cst.BaseExpression:
+        if len(original.comparisons) != 1:
+            return updated
+        ufunc = _COMPARISONS.get(type(original.comparisons[0].operator))
+        if ufunc is None:
+            return updated
+        left, right = self._convert([original.left, original.comparisons[0].comparator],
+                                    [updated.left, updated.comparisons[0].comparator], ufunc)
+        target = updated.comparisons[0].with_changes(comparator=right)
+        return updated.with_changes(left=left, comparisons=[target])
+
+    def leave_UnaryOperation(self, original: cst.UnaryOperation, updated: cst.UnaryOperation) -> cst.BaseExpression:
+        if isinstance(original.operator, cst.Minus | cst.BitInvert):
+            return self._wrap(original, updated)
+        return updated
+
+    def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
+        """A name that is a NumPy scalar (say float32) starts as one, even when first bound to a Python number."""
+        if len(original.targets) != 1 or not isinstance(original.targets[0].target, cst.Name):
+            return updated
+        declared = self.types.name(original.targets[0].target.value)
+        value = self.types.of(original.value)
+        if isinstance(declared, Scalar) and not declared.weak and isinstance(value, Scalar) \
+                and (value.weak or value.dtype != declared.dtype):
+            return updated.with_changes(value=self._call(updated.value, declared.dtype, False))
+        return updated
+
+    def leave_AugAssign(self, original: cst.AugAssign, updated: cst.AugAssign) -> cst.BaseSmallStatement:
+        ufunc = _OPERATORS.get(type(original.operator))
+        target = self.types.of(original.target)
+        if ufunc is None or ufunc == "matmul":
+            return updated
+        _, value = self._convert([original.target, original.value], [updated.target, updated.value], ufunc)
+        if isinstance(target, Scalar) and isinstance(original.target, cst.Name) and _wraps(target):
+            # `t op= v` on a narrow integer: `t = np.int8(t op v)`, which wraps as NumPy does
+            binary = cst.BinaryOperation(updated.target, _binary_operator(original.operator), value)
+            wrapped = self._call(binary, target.dtype, False)
+            return cst.Assign([cst.AssignTarget(updated.target)], wrapped)
+        return updated.with_changes(value=value)
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        effect = self.types.calls.effect(original)
+        name = effect.name
+        positional = [a for a in updated.args if a.keyword is None]
+        if name.startswith("math.") and positional:
+            # CPython computes `math` in double whatever NumPy scalar it is given
+            args = []
+            for arg, orig in zip(updated.args, original.args):
+                t = self.types.of(orig.value)
+                if arg.keyword is None and isinstance(t, Scalar) and not t.weak and t.dtype in ("float32", "float16"):
+                    arg = arg.with_changes(value=cst.Call(cst.Name("float"), [cst.Arg(arg.value)]))
+                args.append(arg)
+            return updated.with_changes(args=args)
+        if name.startswith("numpy.") and isinstance(getattr(np, name[6:], None), np.ufunc):
+            ufunc = getattr(np, name[6:])
+            originals = [a.value for a in original.args if a.keyword is None][: ufunc.nin]
+            if len(originals) == ufunc.nin:
+                converted = self._convert(originals, [a.value for a in positional[: ufunc.nin]], name[6:])
+                args = list(updated.args)
+                k = 0
+                for i, arg in enumerate(args):
+                    if arg.keyword is None and k < len(converted):
+                        args[i] = arg.with_changes(value=converted[k])
+                        k += 1
+                return self._wrap(original, updated.with_changes(args=args))
+        return updated
+
+
+def _binary_operator(op: cst.BaseAugOp) -> cst.BaseBinaryOp:
+    name = type(op).__name__.removesuffix("Assign")
+    return getattr(cst, name)()
