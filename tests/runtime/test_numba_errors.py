@@ -101,3 +101,22 @@ def test_scalar_results_keep_their_numpy_type(dtype, want):
     first, (last, n) = fn(x)
     assert (type(first), type(last), type(n)) == (want, want, int)
     assert fn.py_func(x) == fn(x)
+
+
+def test_numbas_temporaries_and_the_generated_module_are_not_shown():
+    error = _error("""
+        def f(x, flag):
+            y = 1 if flag else x
+            return y
+        """, np.ones(2), True)
+    assert error.lineno == 2
+    assert error.message == "Cannot unify Literal[int](1) and array(float64, 1d, C)"
+
+
+def test_candidate_lists_are_not_shown():
+    error = _error("""
+        def f(x):
+            return x + "a"
+        """, np.ones(2))
+    assert error.message == ("No implementation of function add found for signature: "
+                             "add(array(float64, 1d, C), Literal[str](a))")

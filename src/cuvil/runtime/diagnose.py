@@ -34,7 +34,13 @@ _NOISE = (  # Numba's scaffolding around the sentence that says what is wrong
     "Raised from ",
     "For further details",
     "The above exception",
+    "No match",
+    "* (",  # the list of registered signatures after "No match for registered cases:"
+    "Operator Overload in ",
 )
+# Numba naming its own temporaries and the generated module inside a sentence: "Cannot unify int64 and
+# array(float64, 1d, C) for '$phi14.0.2', defined at /…/_cuvil_f_ab12.py (8)" keeps what precedes them.
+_INTERNALS = re.compile(r" for '\$[^']*'|,? defined at \S+ \(\d+\)")
 _FUNCTION = re.compile(  # "Function(<function median at 0x7f…>)" → "median"
     r"(?:Bound)?Function\(<(?:built-in )?(?:function|ufunc|class) '?([\w.]+)'?(?: at 0x[0-9a-f]+)?>\)"
 )
@@ -66,7 +72,7 @@ def _summary(message: str) -> str:
             continue
         if line.startswith(_NOISE):
             continue
-        sentence = _ERROR_PREFIX.sub("", _FUNCTION.sub(r"\1", line))
+        sentence = _INTERNALS.sub("", _ERROR_PREFIX.sub("", _FUNCTION.sub(r"\1", line)))
         if sentence not in sentences:
             sentences.append(sentence)
     if not sentences:
