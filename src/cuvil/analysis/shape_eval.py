@@ -187,7 +187,8 @@ class Evaluator:
         if name in LIKE or name == "astype":
             return shape
         if name in REDUCTIONS:
-            return reduce(shape, _axis(keywords.get("axis") or (args[0].value if args else None)))
+            return reduce(shape, _axis(keywords.get("axis") or (args[0].value if args else None)),
+                          _true(keywords.get("keepdims")))
         if name == "reshape" and args:
             target = self.dims_of(args[0].value) if len(args) == 1 else tuple(self.dim(a.value) for a in args)
             return reshape(shape, target)
@@ -209,7 +210,7 @@ class Evaluator:
                 out = broadcast(out, s)
             return out
         if name in REDUCTIONS:
-            return reduce(self.expr(args[0].value), _axis(keywords.get("axis")))
+            return reduce(self.expr(args[0].value), _axis(keywords.get("axis")), _true(keywords.get("keepdims")))
         if name in ("dot", "matmul") and len(args) == 2:
             left, right = self.expr(args[0].value), self.expr(args[1].value)
             return None if left is None or right is None else matmul(left, right)
@@ -228,9 +229,16 @@ def arith(fn: IntOp | None, left: Dim, right: Dim) -> Dim:
 
 
 def _axis(node: cst.BaseExpression | None) -> int | None | Unknown:
-    if node is None:
+    if node is None or isinstance(node, cst.Name) and node.value == "None":
         return None
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) \
+            and isinstance(node.expression, cst.Integer):
+        return -int(node.expression.value, 0)
     return int(node.value, 0) if isinstance(node, cst.Integer) else UNKNOWN
+
+
+def _true(node: cst.BaseExpression | None) -> bool:
+    return isinstance(node, cst.Name) and node.value == "True"
 
 
 def _is_module(node: cst.BaseExpression, state: State) -> bool:

@@ -70,13 +70,17 @@ def matmul(a: Shape, b: Shape) -> Shape | None:
     return broadcast(a[:-2], b[:-2]) + (a[-2], b[-1])
 
 
-def reduce(shape: Shape | None, axis: int | None | Unknown) -> Shape | None:
-    """A reduction over all dims (axis None) or one literal axis; unknown for any other axis."""
+def reduce(shape: Shape | None, axis: int | None | Unknown, keepdims: bool = False) -> Shape | None:
+    """A reduction over all dims (axis None) or one literal axis (negative counts from the end), the reduced
+    dims kept as 1 with `keepdims`; unknown for any other axis."""
     if shape is None or isinstance(axis, Unknown):
         return None
     if axis is None:
-        return ()
-    return shape[:axis] + shape[axis + 1:] if 0 <= axis < len(shape) else None
+        return (1,) * len(shape) if keepdims else ()
+    if not -len(shape) <= axis < len(shape):
+        return None
+    axis %= len(shape)
+    return shape[:axis] + ((1,) if keepdims else ()) + shape[axis + 1:]
 
 
 def reshape(shape: Shape | None, target: Shape | None) -> Shape | None:

@@ -127,6 +127,23 @@ def check(fn: cst.FunctionDef, params: Mapping[str, Shape], certain: bool = True
     return Checked(None, inplace)
 
 
+def infer(fn: cst.FunctionDef, params: Mapping[str, Shape]) -> dict[int, State]:
+    """The side table: for each statement reached (by `id`), what is known of shapes just before it;
+    `Evaluator(table[id(stmt)]).expr(node)` is then the shape of any expression of that statement."""
+    cfg = build_function(fn)
+    entry = _solve(cfg, State(dict(params), {}, set(params)))
+    table: dict[int, State] = {}
+    for block in cfg.blocks:
+        state = entry[block.id]
+        if state is None:
+            continue
+        state = state.copy()
+        for stmt in block.stmts:
+            table[id(stmt)] = state.copy()
+            _apply(state, stmt)
+    return table
+
+
 def signature_shapes(params: Sequence[str], shapes: Sequence[Sequence[int | None] | None]) -> dict[str, Shape]:
     """Parameter shapes for `check`: per array its sizes, None for a dim left dynamic (named `s0`, `s1`, …
     in order); None for an argument that is not an array."""

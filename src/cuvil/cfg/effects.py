@@ -77,7 +77,10 @@ class Calls:
         if chain is not None and len(chain) == 1 and chain[0] not in self.locals:
             found = self.globals.get(chain[0])
             if found is None:  # a builtin
-                return _from_entry(chain[0], library.lookup(chain[0]), positional, keywords, None)
+                entry = library.lookup(chain[0])
+                if chain[0] in ("min", "max") and len(positional) >= 2:
+                    entry = dataclasses.replace(entry, raises=None)  # only of an empty sequence
+                return _from_entry(chain[0], entry, positional, keywords, None)
             if found.kind == "function":
                 return _from_entry(found.qualname, library.lookup(found.qualname), positional, keywords, None)
             if found.kind == "helper":

@@ -119,7 +119,14 @@ _TABLE: dict[str, Entry] = {
     **_methods("view ravel transpose squeeze swapaxes T real imag", views=(SELF,)),
     **_methods("reshape", views=(SELF,), raises="opaque"),
     **_methods("fill sort put partition itemset", writes=(SELF,)),
-    # Cuvil's own helpers in generated code (runtime/intrinsics.py): Python's power raises as CPython does
+    # dtype constructors: casts of numbers (and arrays)
+    **_numpy("bool_ int8 int16 int32 int64 uint8 uint16 uint32 uint64 float16 float32 float64 complex64 "
+             "complex128 intp uintp"),
+    # Cuvil's own helpers in generated code: NumPy's elementwise meaning (runtime/elementwise.py), Python's
+    # power (runtime/intrinsics.py), NumPy's in-place updates (runtime/inplace.py)
+    **_entries("cuvil.runtime.elementwise.true_divide cuvil.runtime.elementwise.floor_divide "
+               "cuvil.runtime.elementwise.remainder"),
+    **_entries("cuvil.runtime.elementwise.power cuvil.runtime.elementwise.broadcast_dims", raises="opaque"),
     **_entries("cuvil.runtime.intrinsics.py_pow cuvil.runtime.intrinsics.pow_exponent", raises="opaque"),
     **_entries("cuvil.runtime.inplace.inplace_value", views=(Arg(1),), raises="opaque"),
     **_ufunc_entries(),  # last: `np.abs`, `np.maximum`, … are ufuncs, with `out`

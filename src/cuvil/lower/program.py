@@ -3,8 +3,9 @@
 Runs after the last rewrite of the front end (compiler.py), on every function the module holds:
   1. types (analysis/type_rules.py): the entry from its arguments, each helper from the types its call sites
      pass — when they all agree; a helper called with several signatures keeps Numba's own typing;
-  2. conversions that make Numba compute NumPy's and CPython's dtypes (lower/casts.py);
-  3. summaries callees first and parallel-loop decisions (cfg/program.py), printed as prange loops
+  2. whole-array code to fused loop nests (lower/arrays.py, fuse.py), typed anew;
+  3. conversions that make Numba compute NumPy's and CPython's dtypes (lower/casts.py);
+  4. summaries callees first and parallel-loop decisions (cfg/program.py), printed as prange loops
      (codegen/parallel.py).
 """
 
@@ -17,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 import libcst as cst
 import numpy as np
 
+from ..analysis import shapes
 from ..analysis.type_rules import Types
 from ..analysis.types import UNKNOWN, Scalar, Type, of_value
 from ..cfg.effects import Calls, Global
@@ -26,6 +28,8 @@ from ..codegen.cpu import FunctionUnit
 from ..codegen.parallel import parallel_loop
 from ..normalize.names import Fresh, all_names, assigned_names
 from ..options import Options
+from .arrays import Lowering
+from .blocks import lower_arrays
 from .casts import Casts
 
 
@@ -41,21 +45,31 @@ Intrinsic = Callable[[str, str], str]  # (module, name) → its name in the gene
 
 
 def lower_program(units: Sequence[FunctionUnit], params: Sequence[str], args: Sequence[Type],
-                  shapes: Sequence[tuple[int | None, ...] | None], names: Mapping[str, Binding],
+                  shapes_in: Sequence[tuple[int | None, ...] | None], names: Mapping[str, Binding],
                   options: Options, stage: Stage, intrinsic: Intrinsic) -> Lowered:
     """`units` entry first; `args` and `shapes` describe the entry's arguments; `names` the module's globals."""
     entry = units[0].name
     globals = {name: _global(name, binding) for name, binding in names.items()}
     values = {name: _value_type(binding) for name, binding in names.items()}
     functions = {u.name: u.function for u in units}
+    numpy = lambda: intrinsic("numpy", "")  # noqa: E731 (bound on first use)
+    signature = shapes.signature_shapes(params, shapes_in)
     with stage("analyze"):
         typed = _types(functions, entry, dict(zip(params, args)), globals, values)
     with stage("codegen"):
         for name, types in typed.items():
-            rewrite = Casts(types, lambda: intrinsic("numpy", ""))
-            functions[name] = functions[name].visit(rewrite)  # type: ignore[assignment]
+            fn = functions[name]
+            table = shapes.infer(fn, signature if name == entry else {})
+            lowering = Lowering(types, table, Fresh(all_names(fn)), numpy, intrinsic)
+            functions[name] = lower_arrays(fn, lowering)
+    globals = {name: _global(name, binding) for name, binding in names.items()}  # with the lowering's own
+    with stage("analyze"):  # the lowered loops are new code: typed anew
+        typed = _types(functions, entry, dict(zip(params, args)), globals, values)
+    with stage("codegen"):
+        for name, types in typed.items():
+            functions[name] = functions[name].visit(Casts(types, numpy))  # type: ignore[assignment]
     numbers = frozenset(p for p, kind in zip(params, args) if isinstance(kind, Scalar))
-    ranks = {p: len(shape) for p, shape in zip(params, shapes) if shape is not None}
+    ranks = {p: len(shape) for p, shape in zip(params, shapes_in) if shape is not None}
     with stage("analyze"):
         # Loops are found by node identity: nothing may rewrite a function between here and printing.
         analyses = analyze_program(functions, entry, globals, numbers, ranks, bool(options.parallel),

@@ -1,0 +1,175 @@
+"""Reductions as accumulating loops: what each one initializes, updates per element and finishes with.
+
+    np.sum(x)          acc = np.float64(0)  ...  acc += x[i]            → np.float32(acc) for float32 x
+    np.max(x, axis=1)  acc = -inf, nan = 0  ...  acc = max(acc, v)      → nan if any element was nan
+                                                  nan += v != v
+
+NumPy's results: float32 and float16 sums and means accumulate in float64 and round once (NumPy's pairwise
+sum is that accurate; a float32 running sum is not); max and min propagate NaN and raise NumPy's ValueError on
+an empty reduction; mean of nothing is nan. The update of `sum`, `prod` and `max`/`min` is of a form Numba
+recognizes as a parallel reduction.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+import libcst as cst
+import numpy as np
+
+from ..analysis.type_rules import Types
+from ..normalize.origins import with_origin
+from .nest import Stmts, assign, line
+
+
+@dataclasses.dataclass(frozen=True)
+class Reduction:
+    op: str
+    operand: cst.BaseExpression
+    axis: int | None
+    keepdims: bool
+
+    @staticmethod
+    def parse(node: cst.Call, types: Types) -> Reduction | None:
+        """`np.sum(x, axis=1, keepdims=True)`, `x.sum(1)`, `np.max(x)`; None for anything else."""
+        name = types.calls.effect(node).name
+        positional = [a.value for a in node.args if a.keyword is None]
+        keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        if set(keywords) - {"axis", "keepdims"}:
+            return None
+        if name.startswith("numpy.") and name[6:] in _NAMES and positional:
+            op, operand, rest = _NAMES[name[6:]], positional[0], positional[1:]
+        elif name.startswith(".") and name[1:] in _NAMES and isinstance(node.func, cst.Attribute):
+            op, operand, rest = _NAMES[name[1:]], node.func.value, positional
+        else:
+            return None
+        if len(rest) > 1 or (rest and "axis" in keywords):
+            return None
+        axis_node = rest[0] if rest else keywords.get("axis")
+        axis = _literal_axis(axis_node)
+        if axis_node is not None and axis is None and not _is_none(axis_node):
+            return None
+        keep = keywords.get("keepdims")
+        if keep is not None and not (isinstance(keep, cst.Name) and keep.value in ("True", "False")):
+            return None
+        return Reduction(op, operand, axis, isinstance(keep, cst.Name) and keep.value == "True")
+
+
+_NAMES = {"sum": "sum", "prod": "prod", "mean": "mean", "max": "max", "amax": "max", "min": "min", "amin": "min"}
+
+
+def _is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
+def _literal_axis(node: cst.BaseExpression | None) -> int | None:
+    if isinstance(node, cst.Integer):
+        return int(node.value, 0)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) \
+            and isinstance(node.expression, cst.Integer):
+        return -int(node.expression.value, 0)
+    return None
+
+
+@dataclasses.dataclass
+class Pieces:
+    check: Stmts  # before the loops, once: raise on an empty reduction
+    init: Stmts  # before each accumulation
+    update: Stmts  # per element
+    finish: Stmts  # after each accumulation
+    result: cst.BaseExpression
+    names: set[str]  # the temporaries it binds
+
+
+Fresh = Callable[[str], str]
+Intrinsic = Callable[[str, str], str]
+
+
+def _np(numpy: str, name: str) -> cst.Attribute:
+    return cst.Attribute(cst.Name(numpy), cst.Name("bool_" if name == "bool" else name))
+
+
+def _cast(numpy: str, dtype: str, value: cst.BaseExpression) -> cst.Call:
+    return cst.Call(_np(numpy, dtype), [cst.Arg(value)])
+
+
+def _accumulator(dtype: str) -> str:
+    kind = np.dtype(dtype).kind
+    if kind == "f" and np.dtype(dtype).itemsize < 8:
+        return "float64"
+    if kind == "c" and np.dtype(dtype).itemsize < 16:
+        return "complex128"
+    return dtype
+
+
+@dataclasses.dataclass(frozen=True)
+class _Sum:
+    start: int
+    operator: type[cst.BaseAugOp]
+
+    def pieces(self, acc: str, value: cst.BaseExpression, dtype: str, numpy: str, fresh: Fresh,
+               origin: int | None, intrinsic: Intrinsic, count: cst.BaseExpression) -> Pieces:
+        wide = _accumulator(dtype)
+        init = [assign(cst.Name(acc), _cast(numpy, wide, cst.Integer(str(self.start))), origin)]
+        update = [line(cst.AugAssign(cst.Name(acc), self.operator(), value), origin)]
+        result = cst.Name(acc) if wide == dtype else _cast(numpy, dtype, cst.Name(acc))
+        return Pieces([], init, update, [], result, set())
+
+
+class _Mean:
+    def pieces(self, acc: str, value: cst.BaseExpression, dtype: str, numpy: str, fresh: Fresh,
+               origin: int | None, intrinsic: Intrinsic, count: cst.BaseExpression) -> Pieces:
+        wide = _accumulator(dtype)
+        init = [assign(cst.Name(acc), _cast(numpy, wide, cst.Integer("0")), origin)]
+        update = [line(cst.AugAssign(cst.Name(acc), cst.AddAssign(), value), origin)]
+        divide = cst.Call(cst.Name(intrinsic("cuvil.runtime.elementwise", "true_divide")),
+                          [cst.Arg(cst.Name(acc)), cst.Arg(count)])  # NumPy: the mean of nothing is nan
+        return Pieces([], init, update, [], _cast(numpy, dtype, divide), set())
+
+
+@dataclasses.dataclass(frozen=True)
+class _Extreme:
+    largest: bool
+
+    def pieces(self, acc: str, value: cst.BaseExpression, dtype: str, numpy: str, fresh: Fresh,
+               origin: int | None, intrinsic: Intrinsic, count: cst.BaseExpression) -> Pieces:
+        what = "maximum" if self.largest else "minimum"
+        empty = cst.Comparison(count, [cst.ComparisonTarget(cst.Equal(), cst.Integer("0"))])
+        error = cst.Call(cst.Name("ValueError"), [cst.Arg(cst.SimpleString(
+            repr(f"zero-size array to reduction operation {what} which has no identity")))])
+        check = [with_origin(cst.If(empty, cst.IndentedBlock([line(cst.Raise(error), origin)])), origin)]
+        kind = np.dtype(dtype).kind
+        if kind == "f":
+            start: cst.BaseExpression = cst.UnaryOperation(cst.Minus(), _np(numpy, "inf")) if self.largest \
+                else _np(numpy, "inf")
+        elif kind == "b":
+            start = cst.Name("False" if self.largest else "True")
+        else:
+            info = np.iinfo(dtype)
+            start = cst.Integer(str(info.min if self.largest else info.max))
+            if int(start.value) < 0:
+                start = cst.UnaryOperation(cst.Minus(), cst.Integer(str(-int(start.value))))
+        init = [assign(cst.Name(acc), _cast(numpy, dtype, start), origin)]
+        pick = cst.Call(cst.Name("max" if self.largest else "min"), [cst.Arg(cst.Name(acc))])
+        if kind != "f":
+            update = [assign(cst.Name(acc), pick.with_changes(args=[*pick.args, cst.Arg(value)]), origin)]
+            return Pieces(check, init, update, [], cst.Name(acc), set())
+        element, nans = fresh("_v"), fresh("_nan")
+        init.append(assign(cst.Name(nans), cst.Integer("0"), origin))
+        is_nan = cst.Comparison(cst.Name(element), [cst.ComparisonTarget(cst.NotEqual(), cst.Name(element))])
+        update = [assign(cst.Name(element), value, origin),
+                  assign(cst.Name(acc), pick.with_changes(args=[*pick.args, cst.Arg(cst.Name(element))]), origin),
+                  line(cst.AugAssign(cst.Name(nans), cst.AddAssign(), is_nan), origin)]
+        finish = [with_origin(cst.If(cst.Name(nans), cst.IndentedBlock(
+            [assign(cst.Name(acc), _cast(numpy, dtype, _np(numpy, "nan")), origin)])), origin)]
+        return Pieces(check, init, update, finish, cst.Name(acc), {element, nans})
+
+
+REDUCTIONS = {
+    "sum": _Sum(0, cst.AddAssign),
+    "prod": _Sum(1, cst.MultiplyAssign),
+    "mean": _Mean(),
+    "max": _Extreme(True),
+    "min": _Extreme(False),
+}

@@ -1,0 +1,77 @@
+"""Elementwise operations with NumPy's meaning, for loops the lowering made from array expressions.
+
+In an array expression NumPy never raises for a value: `x / 0.0` is inf, `0.0 / 0.0` nan, an integer `// 0`
+is 0 (each with a RuntimeWarning). A Numba function compiled for Python's scalar semantics (its default
+`error_model="python"`) raises ZeroDivisionError instead, so the lowered loops call these, compiled with
+`error_model="numpy"`; LLVM inlines them and still vectorizes the loop. Integers to negative integer powers
+raise NumPy's ValueError, as NumPy does for arrays.
+
+`broadcast_dims(a, b)` is the extent of one output axis from two operands' dims, with NumPy's error.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+from numba.extending import overload
+
+_NUMPY = {"error_model": "numpy", "nogil": True}
+
+
+def true_divide(a, b):  # the plain-Python meaning: NumPy's own
+    return np.true_divide(a, b)
+
+
+def floor_divide(a, b):
+    return np.floor_divide(a, b)
+
+
+def remainder(a, b):
+    return np.remainder(a, b)
+
+
+def power(a, b):
+    return np.power(a, b)
+
+
+def broadcast_dims(a, b):
+    if a != b and a != 1 and b != 1:
+        raise ValueError(f"operands could not be broadcast together (dims {a} and {b})")
+    return b if a == 1 else a
+
+
+@overload(true_divide, jit_options=_NUMPY)
+def _true_divide(a, b):
+    return lambda a, b: a / b
+
+
+@overload(floor_divide, jit_options=_NUMPY)
+def _floor_divide(a, b):
+    return lambda a, b: a // b
+
+
+@overload(remainder, jit_options=_NUMPY)
+def _remainder(a, b):
+    return lambda a, b: a % b
+
+
+@overload(power, jit_options=_NUMPY)
+def _power(a, b):
+    if isinstance(a, types.Integer) and isinstance(b, types.Integer):
+        def integers(a, b):
+            if b < 0:
+                raise ValueError("Integers to negative integer powers are not allowed.")
+            return a ** b
+
+        return integers
+    return lambda a, b: a ** b
+
+
+@overload(broadcast_dims, jit_options={"nogil": True})
+def _broadcast_dims(a, b):
+    def impl(a, b):
+        if a != b and a != 1 and b != 1:
+            raise ValueError("operands could not be broadcast together")
+        return b if a == 1 else a
+
+    return impl
