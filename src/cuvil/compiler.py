@@ -16,16 +16,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import libcst as cst
+import numpy as np
 
 from .analysis import shapes
-from .analysis.types import Type
+from .analysis.types import UNKNOWN, Type, of_value
 from .cfg.annotate import cfg_source
 from .cfg.build import all_statements, build_function
 from .cfg.dataflow import unassigned_reads
+from .cfg.effects import Global
 from .cfg.unbound import UnboundChecks
 from .cfg.uses import reads, reads_in
 from .codegen.bindings import Binding, Callee, Import, Injected, Literal, bind
-from .codegen.cpu import FunctionUnit, PythonPow, line_map, module_source
+from .codegen.cpu import FunctionUnit, PythonPow, line_map, module_source, print_plan
 from .codegen.specialize import StaticDims
 from .codegen.updates import InplaceUpdates, ufunc_arity
 from .errors import CuvilError, CuvilInternalError, CuvilSyntaxError, CuvilTypeError
@@ -33,7 +35,8 @@ from .frontend.captures import MISSING, is_builtin, lookup
 from .frontend.parse import parse
 from .frontend.source import Source, get_source
 from .frontend.subset import check_subset
-from .lower.program import lower_program
+from .lower.plan import ParallelNest
+from .lower.program import Program, lower_program
 from .normalize.names import Rename, all_names, assigned_names
 from .normalize.origins import origin_of
 from .normalize.pipeline import Normalized, normalize
@@ -53,6 +56,7 @@ class Generated:
     seconds: dict[str, float]
     loops: list[str]  # per function and range loop: parallel or serial, and why (for cuvil.explain)
     writes: tuple[str, ...] = ()  # the entry's parameters it may write into (its summary, cfg/summary.py)
+    plan: str = ""  # `fn.source("plan")`: each function's Plan (lower/plan.py)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -141,7 +145,8 @@ class _Module:
         self.injected: dict[str, tuple[str, ...]] = {}
         self.units: list[FunctionUnit] = []
         self.todo: list[types.FunctionType] = []
-        self.writes: tuple[str, ...] = ()  # set by analyze()
+        self.writes: tuple[str, ...] = ()  # set by lower()
+        self.plan = ""  # set by lower()
 
     def claim(self, wanted: str, binding: Binding) -> str:
         """A module-level name for `binding`: `wanted` unless another value holds it already."""
@@ -177,10 +182,21 @@ class _Module:
         return norm
 
     def lower(self, params: list[str]) -> list[str]:
-        """The program-level stage (lower/program.py) over every function compiled so far."""
-        lowered = lower_program(self.units, params, self.spec.args, self.spec.shapes, self.names, self.options,
-                                self.timer.stage, self.runtime_name)
-        self.units, self.writes = lowered.units, lowered.writes
+        """The program-level stage (lower/program.py) over every function compiled so far, then each Plan
+        printed for the CPU (codegen/cpu.py)."""
+        program = Program({u.name: u.function for u in self.units}, self.units[0].name, tuple(params),
+                          self.spec.args, self.spec.shapes,
+                          lambda: {name: _global(name, b) for name, b in self.names.items()},
+                          {name: _value_type(b) for name, b in self.names.items()})
+        lowered = lower_program(program, self.options, self.timer.stage, self.runtime_name)
+        with self.timer.stage("codegen"):
+            for k, unit in enumerate(self.units):
+                plan = lowered.plans[unit.name]
+                printed = print_plan(plan, lambda name: self.runtime_name("cuvil.runtime.parallel", name))
+                parallel = any(isinstance(r, ParallelNest) for r in plan.walk())
+                self.units[k] = dataclasses.replace(unit, function=printed, parallel=parallel)
+        self.writes = lowered.writes
+        self.plan = "\n".join(lowered.plans[u.name].text() for u in self.units)
         return lowered.loops
 
     def runtime_name(self, module: str, name: str) -> str:
@@ -343,4 +359,30 @@ def generate(fn: types.FunctionType, options: Options, spec: Specialization = Sp
         normalized = entry_norm.module.code
         cfg = cfg_source(entry_norm.module)
     return Generated(source, entry, mapping, dict(module.injected), normalized, cfg, timer.seconds, loops,
-                     module.writes)
+                     module.writes, module.plan)
+
+
+def _global(name: str, binding: Binding) -> Global:
+    """A generated module's name as the analyses see it."""
+    if isinstance(binding, Import):
+        return Global("module", binding.module) if binding.attr is None else \
+            Global("function", f"{binding.module}.{binding.attr}")
+    if isinstance(binding, Callee):
+        return Global("helper", name)
+    if isinstance(binding, Injected) and isinstance(binding.value, np.ndarray):
+        return Global("constant")
+    if isinstance(binding, Injected) and not isinstance(binding.value, np.generic):
+        return Global("opaque")  # a numba.njit function: Cuvil cannot see what it does
+    return Global("value")
+
+
+def _value_type(binding: Binding) -> Type:
+    """The type of a module-level constant (literals and captured NumPy values)."""
+    if isinstance(binding, Literal):
+        try:
+            return of_value(eval(binding.text, {"float": float, "complex": complex}))  # noqa: S307 (our own text)
+        except Exception:  # noqa: BLE001
+            return UNKNOWN
+    if isinstance(binding, Injected):
+        return of_value(binding.value)
+    return UNKNOWN

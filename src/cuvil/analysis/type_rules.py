@@ -8,6 +8,7 @@ typing their bodies with these argument types.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 
 import libcst as cst
@@ -463,16 +464,16 @@ def _bindings(body: cst.CSTNode) -> list[Binding]:
             found.append((node.value, value))
         elif isinstance(node, cst.Tuple | cst.List):
             for k, element in enumerate(node.elements):
-                target(element.value, lambda t, k=k, v=value: item(v(t), k))
+                target(element.value, functools.partial(_unpacked, value, k))
 
     class Collect(cst.CSTVisitor):
         def visit_Assign(self, node: cst.Assign) -> None:
             for t in node.targets:
-                target(t.target, lambda types, v=node.value: types.of(v))
+                target(t.target, functools.partial(_value, node.value))
 
         def visit_AugAssign(self, node: cst.AugAssign) -> None:
             if isinstance(node.target, cst.Name):
-                found.append((node.target.value, lambda types, n=node: types.rules.update(n)))
+                found.append((node.target.value, functools.partial(_update, node)))
 
         def visit_For(self, node: cst.For) -> None:
             for name in bound_names(node.target):
@@ -480,3 +481,15 @@ def _bindings(body: cst.CSTNode) -> list[Binding]:
 
     body.visit(Collect())
     return found
+
+
+def _value(value: cst.BaseExpression, types: Types) -> Type:
+    return types.of(value)
+
+
+def _unpacked(value: Callable[[Types], Type], k: int, types: Types) -> Type:
+    return item(value(types), k)
+
+
+def _update(node: cst.AugAssign, types: Types) -> Type:
+    return types.rules.update(node)

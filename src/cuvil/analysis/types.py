@@ -166,7 +166,7 @@ def from_numba(ty: object, weak: bool = False) -> Type:
     if isinstance(ty, numba.types.Integer | numba.types.Float | numba.types.Complex):
         return Scalar(np.dtype(str(ty)).name, weak)
     if isinstance(ty, numba.types.BaseTuple):
-        return Tuple(tuple(from_numba(t, weak) for t in ty))
+        return Tuple(tuple(from_numba(t, weak) for t in ty.types))  # type: ignore[attr-defined]
     if isinstance(ty, numba.types.NoneType | numba.types.Omitted):
         return NONE
     return UNKNOWN
@@ -174,8 +174,8 @@ def from_numba(ty: object, weak: bool = False) -> Type:
 
 def of_argument(value: object, numba_type: object) -> Type:
     """The type of an argument: Numba's type, with Python numbers (also inside tuples) weak."""
-    if isinstance(value, tuple) and isinstance(numba_type, tuple | object) and hasattr(numba_type, "types"):
-        return Tuple(tuple(of_argument(v, t) for v, t in zip(value, numba_type.types)))  # type: ignore[attr-defined]
+    if isinstance(value, tuple) and hasattr(numba_type, "types"):
+        return Tuple(tuple(of_argument(v, t) for v, t in zip(value, numba_type.types)))
     return from_numba(numba_type, weak=type(value) in (bool, int, float, complex))
 
 

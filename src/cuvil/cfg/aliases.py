@@ -12,7 +12,7 @@ the analysis did not list. The dependence test (cfg/dependence.py) then reasons 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 import libcst as cst
 
@@ -31,8 +31,9 @@ class Aliases:
     """`roots(expr)`: what `expr` may view. `names`: each local name's roots."""
 
     def __init__(self, fn: cst.FunctionDef, calls: Calls, numbers: frozenset[str] = frozenset(),
-                 ranks: Mapping[str, int] | None = None):
+                 ranks: Mapping[str, int] | None = None, is_number: Callable[[cst.BaseExpression], bool] | None = None):
         self.calls = calls
+        self.is_number_expr = is_number or (lambda node: False)  # the types analysis, where it knows
         self.names: dict[str, Roots] = {}
         assignments = list(_assignments(fn.body))
         self.ranks = _ranks(fn, assignments, {**{n: 0 for n in numbers}, **(ranks or {})}, calls)
@@ -80,6 +81,8 @@ class Aliases:
             yield name, roots
 
     def roots(self, node: cst.BaseExpression) -> Roots:
+        if self.is_number_expr(node):
+            return NONE
         if isinstance(node, cst.Subscript | cst.BinaryOperation | cst.UnaryOperation | cst.Call) \
                 and self.rank(node) == 0:
             return NONE  # an element, or arithmetic on elements: a number

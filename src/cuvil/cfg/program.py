@@ -4,7 +4,7 @@ parallel-loop decisions that read them."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import libcst as cst
 
@@ -25,10 +25,12 @@ class FunctionAnalysis:
 
 def analyze_program(functions: Mapping[str, cst.FunctionDef], entry: str, globals: Mapping[str, Global],
                     numbers: frozenset[str], ranks: Mapping[str, int], parallel: bool,
-                    boundscheck: bool = False) -> dict[str, FunctionAnalysis]:
+                    boundscheck: bool = False,
+                    is_number: Mapping[str, Callable[[cst.BaseExpression], bool]] | None = None
+                    ) -> dict[str, FunctionAnalysis]:
     """`functions` by their names in the generated module; `numbers` and `ranks` what the variant's argument
     types say of the entry's parameters; loops are decided only when `parallel`; with `boundscheck` every
-    index may raise."""
+    index may raise; `is_number`, per function, says which expressions the types analysis knows are numbers."""
     summaries: dict[str, Summary] = {}
     done: dict[str, FunctionAnalysis] = {}
     active: set[str] = set()
@@ -44,7 +46,9 @@ def analyze_program(functions: Mapping[str, cst.FunctionDef], entry: str, global
                 visit(found.qualname)
         local = {p.name.value for p in fn.params.params} | assigned_names(fn.body)
         calls = Calls(globals, local, summaries)
-        aliases = Aliases(fn, calls, numbers, ranks) if name == entry else Aliases(fn, calls)
+        known = (is_number or {}).get(name)
+        aliases = Aliases(fn, calls, numbers, ranks, known) if name == entry else \
+            Aliases(fn, calls, is_number=known)
         summaries[name] = summarize(fn, aliases, boundscheck)
         loops = loop_decisions(fn, aliases, boundscheck) if parallel else []
         done[name] = FunctionAnalysis(aliases, summaries[name], loops)

@@ -14,12 +14,16 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Callable, Sequence
 
 import libcst as cst
 
+from ..lower.plan import Alloc, ParallelNest, Plan, Region, Serial
+from ..normalize.names import Fresh, all_names
 from ..normalize.origins import ORIGIN
 from ..options import Options
 from .bindings import Binding, Import, Injected, Literal, import_line
+from .parallel import parallel_loop
 from .updates import needs_pow_check
 
 
@@ -48,6 +52,33 @@ class PythonPow(cst.CSTTransformer):
         self.used = True
         call = cst.Call(cst.Name(self.name), [cst.Arg(updated.left), cst.Arg(updated.right)])
         return call.with_changes(lpar=updated.lpar, rpar=updated.rpar)
+
+
+def print_plan(plan: Plan, intrinsic: Callable[[str], str]) -> cst.FunctionDef:
+    """The function a Plan describes, as Numba source: parallel nests as `prange` loops (codegen/parallel.py),
+    everything else as it stands."""
+    fresh = Fresh(all_names(plan.function))
+
+    def regions(block: Sequence[Region]) -> list[cst.BaseStatement]:
+        out: list[cst.BaseStatement] = []
+        for region in block:
+            if isinstance(region, Serial):
+                out += region.statements
+            elif isinstance(region, Alloc):
+                out.append(region.statement)
+            elif isinstance(region, ParallelNest):
+                out += parallel_loop(region.loop, region.decision, fresh, intrinsic)
+            else:
+                stmt = region.statement
+                body = stmt.body.with_changes(body=regions(region.body))
+                if isinstance(stmt, cst.If) and isinstance(stmt.orelse, cst.Else):
+                    orelse = stmt.orelse.with_changes(body=stmt.orelse.body.with_changes(body=regions(region.orelse)))
+                    out.append(stmt.with_changes(body=body, orelse=orelse))
+                else:
+                    out.append(stmt.with_changes(body=body))
+        return out
+
+    return plan.function.with_changes(body=plan.function.body.with_changes(body=regions(plan.regions)))
 
 
 def decorator(options: Options, parallel: bool) -> str:

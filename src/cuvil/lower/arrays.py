@@ -2,7 +2,8 @@
 
     y = 0.5 * x * (1.0 + np.tanh(c * x ** 3))       y = np.empty((x.shape[0],), np.float32)  # L4
                                               →      for _i0 in range(x.shape[0]):  # L4
-                                                         y[_i0] = 0.5 * x[_i0] * (1.0 + np.tanh(c * (x[_i0] * x[_i0] * x[_i0])))
+                                                         y[_i0] = 0.5 * x[_i0] * (1.0 + np.tanh(
+                                                             c * (x[_i0] * x[_i0] * x[_i0])))
 
 Each array operand (a *leaf*: a name, or a view or other array hoisted into a temporary) is indexed by the
 output's loop variables, right-aligned as broadcasting aligns it: a dim known to be 1 by index 0, a dim known
@@ -85,7 +86,8 @@ class Lowering:
             return [*builder.nests, line(cst.Return(result), origin)]
         if into is not None:
             return builder.nests
-        return [*builder.nests, assign(small.targets[0].target, result, origin)]  # type: ignore[union-attr]
+        assert isinstance(small, cst.Assign)
+        return [*builder.nests, assign(small.targets[0].target, result, origin)]
 
 
 class _Statement:
@@ -157,7 +159,7 @@ class _Statement:
         body: Stmts = [store]
         for var, extent in reversed(list(zip(variables[1:], extents[1:]))):
             body = [loop(var, cst.Name(extent), body, self.line)]
-        alloc = Alloc(out, tuple(cst.Name(e) for e in extents), kind.dtype, allocation)
+        alloc = Alloc(out, tuple(cst.Name(e) for e in extents), kind.dtype, allocation, tuple(keys))
         self.nests.append(Nest(self.line, [*pre, allocation], [alloc], variables[0], cst.Name(extents[0]),
                                keys[0], body, [], {out, *extents, *_bound(pre)}))
         return cst.Name(out)
@@ -225,7 +227,8 @@ class _Statement:
         empty = cst.Call(cst.Attribute(cst.Name(numpy), cst.Name("empty")),
                          [cst.Arg(shape_tuple), cst.Arg(_dtype(numpy, dtype))])
         allocation = assign(cst.Name(out), empty, self.line)
-        index = [cst.Name(variables[k]) if k != axis else cst.Integer("0") for k in range(len(variables))] \
+        index: list[cst.BaseExpression] = [cst.Name(variables[k]) if k != axis else cst.Integer("0")
+                                           for k in range(len(variables))] \
             if found.keepdims else [cst.Name(variables[k]) for k in kept]
         store = assign(subscript(cst.Name(out), index), pieces.result, self.line)
         inner: Stmts = [loop(variables[axis], cst.Name(extents[axis]), pieces.update, self.line)]
@@ -233,8 +236,10 @@ class _Statement:
         for k in reversed(kept[1:]):
             body = [loop(variables[k], cst.Name(extents[k]), body, self.line)]
         first = kept[0]
-        alloc = Alloc(out, tuple(out_dims), dtype, allocation)
-        others = [cst.Name(extents[k]) for k in kept]
+        out_keys = [keys[k] if k != axis else "1" for k in range(len(keys))] if found.keepdims \
+            else [keys[k] for k in kept]
+        alloc = Alloc(out, tuple(out_dims), dtype, allocation, tuple(out_keys))
+        others: list[cst.BaseExpression] = [cst.Name(extents[k]) for k in kept]
         check = [with_origin(cst.If(cst.Comparison(_product_of(others), [cst.ComparisonTarget(
             cst.GreaterThan(), cst.Integer("0"))]), cst.IndentedBlock(pieces.check)), self.line)] \
             if pieces.check else []  # an empty output reduces nothing: no error
@@ -360,8 +365,9 @@ class _Element:
         """The element with each leaf placeholder replaced by the leaf's subscript (known after `extents`)."""
         accesses = {f"__leaf{n}__": subscript(cst.Name(name), index)
                     for n, ((name, _, _), index) in enumerate(zip(self.leaves, self.indices))}
-        finished = cst.Module([cst.SimpleStatementLine([cst.Expr(element)])]).visit(_Leaves(accesses))
-        return finished.body[0].body[0].value  # type: ignore[attr-defined]
+        finished = cst.Expr(element).visit(_Leaves(accesses))
+        assert isinstance(finished, cst.Expr)
+        return finished.value
 
     def extents(self, shape: tuple[Dim, ...] | None, names: list[str], pre: Stmts) -> list[str | None]:
         """Bind each output extent before the loop; fix each leaf's index per axis. Returns the extents'

@@ -4,9 +4,11 @@ the block's nests fused (lower/fuse.py). Blocks nest: an `if` or a loop body is 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 import libcst as cst
 
+from ..cfg.build import statements
 from ..cfg.uses import reads_in
 from .arrays import Lowering
 from .fuse import Item, fuse
@@ -20,20 +22,19 @@ def lower_arrays(fn: cst.FunctionDef, lowering: Lowering) -> cst.FunctionDef:
         inside = Counter(n.value for s in sources for n in reads_in(s))
         return reads[name] > inside[name]
 
-    def block(stmts: tuple[cst.BaseStatement, ...] | list[cst.BaseStatement]) -> Stmts:
+    def block(stmts: Sequence[cst.BaseStatement]) -> Stmts:
         items: list[Item] = []
         for stmt in stmts:
             if isinstance(stmt, cst.If):
                 orelse = stmt.orelse
                 if isinstance(orelse, cst.Else):
-                    orelse = orelse.with_changes(body=orelse.body.with_changes(body=block(orelse.body.body)))
-                items.append(stmt.with_changes(body=stmt.body.with_changes(body=block(stmt.body.body)),
+                    orelse = orelse.with_changes(body=orelse.body.with_changes(body=block(statements(orelse.body))))
+                items.append(stmt.with_changes(body=stmt.body.with_changes(body=block(statements(stmt.body))),
                                                orelse=orelse))
             elif isinstance(stmt, cst.For | cst.While):
-                items.append(stmt.with_changes(body=stmt.body.with_changes(body=block(stmt.body.body))))
+                items.append(stmt.with_changes(body=stmt.body.with_changes(body=block(statements(stmt.body)))))
             else:
                 items += lowering.statement(stmt) or [stmt]
         return fuse(items, used_elsewhere)
 
-    assert isinstance(fn.body, cst.IndentedBlock)
-    return fn.with_changes(body=fn.body.with_changes(body=block(fn.body.body)))
+    return fn.with_changes(body=fn.body.with_changes(body=block(statements(fn.body))))

@@ -42,8 +42,8 @@ def _inputs(ufunc: str, operands: list[Type]) -> list[str] | None:
         return None
     if all(isinstance(t, Scalar) and t.weak for t in operands):
         return None  # Python numbers with Python numbers: Numba's int64/float64 already are CPython's
-    args = [_WEAK_SAMPLE[t.dtype] if isinstance(t, Scalar) and t.weak else np.dtype(t.dtype)
-            for t in operands]  # type: ignore[union-attr]
+    args = [_WEAK_SAMPLE[t.dtype] if isinstance(t, Scalar) and t.weak else np.dtype(t.dtype)  # type: ignore[union-attr]
+            for t in operands]
     fn = getattr(np, ufunc)
     try:
         resolved = fn.resolve_dtypes((*args, *([None] * fn.nout)))

@@ -130,8 +130,8 @@ def _is_name(node: cst.BaseExpression | None, name: str) -> bool:
 
 def _merge(a: Nest, b: Nest) -> Nest:
     rename = Rename({b.var: a.var})
-    row = [s.visit(rename) for s in b.row]
-    return dataclasses.replace(a, pre=a.pre + b.pre, allocs=a.allocs + b.allocs, row=a.row + row,  # type: ignore[arg-type]
+    row: Stmts = [s.visit(rename) for s in b.row]  # type: ignore[misc]
+    return dataclasses.replace(a, pre=a.pre + b.pre, allocs=a.allocs + b.allocs, row=a.row + row,
                                post=a.post + b.post, defines=a.defines | b.defines, sources=a.sources + b.sources)
 
 
@@ -195,14 +195,14 @@ def _shares_with(nest: Nest, name: str) -> str | None:
         return None
     last = nest.row[touching[-1]]
     for other in nest.allocs:
-        if other.name == name or other.dtype != mine.dtype or _code(other.shape) != _code(mine.shape):
+        if other.name == name or other.dtype != mine.dtype or None in mine.keys or other.keys != mine.keys:
             continue
         if any(_accesses([s], other.name)[1] for s in nest.row[:touching[-1]]):
             continue
         subs, uses = _accesses([last], name)
         writes = _stores(last, other.name)
-        if uses == len(subs) and writes and all(_code((s,)) == _code((writes[0],)) for s in subs) \
-                and all(_code((w,)) == _code((writes[0],)) for w in writes):
+        index = _code(writes[0].slice) if writes else None
+        if uses == len(subs) and writes and all(_code(s.slice) == index for s in subs + writes):
             return other.name
     return None
 
@@ -225,6 +225,25 @@ def _code(nodes: Sequence[cst.CSTNode]) -> str:
 
 
 def _share(nest: Nest, name: str, target: str) -> Nest:
-    row = [s.visit(Rename({name: target})) for s in nest.row]
-    return dataclasses.replace(nest, row=row, allocs=[a for a in nest.allocs if a.name != name],  # type: ignore[arg-type]
-                               pre=[s for s in nest.pre if not _allocates(s, name)])
+    """`name`'s elements live in `target`'s memory; its shape reads become its extents."""
+    mine = next(a for a in nest.allocs if a.name == name)
+    shape = _ShapeOf(name, mine.shape)
+    pre: Stmts = [s.visit(shape) for s in nest.pre if not _allocates(s, name)]  # type: ignore[misc]
+    row: Stmts = [s.visit(shape).visit(Rename({name: target})) for s in nest.row]  # type: ignore[misc,union-attr]
+    return dataclasses.replace(nest, row=row, allocs=[a for a in nest.allocs if a.name != name], pre=pre)
+
+
+class _ShapeOf(cst.CSTTransformer):
+    """`name.shape[k]` → the k-th extent it was allocated with."""
+
+    def __init__(self, name: str, extents: tuple[cst.BaseExpression, ...]):
+        super().__init__()
+        self.name, self.extents = name, extents
+
+    def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
+        value = updated.value
+        if isinstance(value, cst.Attribute) and value.attr.value == "shape" and _is_name(value.value, self.name) \
+                and len(updated.slice) == 1 and isinstance(updated.slice[0].slice, cst.Index) \
+                and isinstance(updated.slice[0].slice.value, cst.Integer):
+            return self.extents[int(updated.slice[0].slice.value.value)]
+        return updated

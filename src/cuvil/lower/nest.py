@@ -25,6 +25,7 @@ class Alloc:
     shape: tuple[cst.BaseExpression, ...]
     dtype: str
     statement: cst.BaseStatement  # `name = np.empty(shape, dtype)`, the first of `pre`'s allocations
+    keys: tuple[str | None, ...] = ()  # per dim what it is symbolically ("s0", "1"); None: unknown
 
 
 @dataclasses.dataclass

@@ -1,41 +1,38 @@
-"""The lowering stage over the whole generated module: types, dtype conversions, parallel loops.
+"""The lowering stage over the whole generated module: from the front end's functions to their Plans.
 
 Runs after the last rewrite of the front end (compiler.py), on every function the module holds:
   1. types (analysis/type_rules.py): the entry from its arguments, each helper from the types its call sites
      pass — when they all agree; a helper called with several signatures keeps Numba's own typing;
   2. whole-array code to fused loop nests (lower/arrays.py, fuse.py), typed anew;
   3. conversions that make Numba compute NumPy's and CPython's dtypes (lower/casts.py);
-  4. summaries callees first and parallel-loop decisions (cfg/program.py), printed as prange loops
-     (codegen/parallel.py).
+  4. summaries callees first and parallel-loop decisions (cfg/program.py);
+  5. a Plan per function (lower/plan.py), which a target prints.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 
 import libcst as cst
-import numpy as np
 
 from ..analysis import shapes
 from ..analysis.type_rules import Types
 from ..analysis.types import UNKNOWN, Scalar, Type, of_value
 from ..cfg.effects import Calls, Global
 from ..cfg.program import analyze_program
-from ..codegen.bindings import Binding, Callee, Import, Injected, Literal
-from ..codegen.cpu import FunctionUnit
-from ..codegen.parallel import parallel_loop
 from ..normalize.names import Fresh, all_names, assigned_names
 from ..options import Options
 from .arrays import Lowering
 from .blocks import lower_arrays
 from .casts import Casts
+from .plan import Plan, build_plan
 
 
 @dataclasses.dataclass(frozen=True)
 class Lowered:
-    units: list[FunctionUnit]
+    plans: dict[str, Plan]  # by the function's name in the generated module
     loops: list[str]  # per function and range loop: parallel or serial, and why
     writes: tuple[str, ...]  # the entry's parameters it may write into
 
@@ -44,51 +41,57 @@ Stage = Callable[[str], contextlib.AbstractContextManager[None]]
 Intrinsic = Callable[[str, str], str]  # (module, name) → its name in the generated module; ("numpy", ""): numpy
 
 
-def lower_program(units: Sequence[FunctionUnit], params: Sequence[str], args: Sequence[Type],
-                  shapes_in: Sequence[tuple[int | None, ...] | None], names: Mapping[str, Binding],
-                  options: Options, stage: Stage, intrinsic: Intrinsic) -> Lowered:
-    """`units` entry first; `args` and `shapes` describe the entry's arguments; `names` the module's globals."""
-    entry = units[0].name
-    globals = {name: _global(name, binding) for name, binding in names.items()}
-    values = {name: _value_type(binding) for name, binding in names.items()}
-    functions = {u.name: u.function for u in units}
+@dataclasses.dataclass(frozen=True)
+class Program:
+    """What the lowering is given: the functions (entry first, by their names in the generated module), the
+    module's globals as the analyses see them (`globals`, and the types of the constants among them in
+    `values`), and what the variant knows of the entry's arguments."""
+
+    functions: dict[str, cst.FunctionDef]
+    entry: str
+    params: tuple[str, ...]
+    args: tuple[Type, ...]
+    shapes: tuple[tuple[int | None, ...] | None, ...]
+    globals: Callable[[], Mapping[str, Global]]  # called again after the lowering bound names of its own
+    values: Mapping[str, Type]
+
+
+def lower_program(program: Program, options: Options, stage: Stage, intrinsic: Intrinsic) -> Lowered:
+    functions, entry, params, args = dict(program.functions), program.entry, program.params, program.args
     numpy = lambda: intrinsic("numpy", "")  # noqa: E731 (bound on first use)
-    signature = shapes.signature_shapes(params, shapes_in)
+    signature = shapes.signature_shapes(params, program.shapes)
     with stage("analyze"):
-        typed = _types(functions, entry, dict(zip(params, args)), globals, values)
+        typed = _types(functions, entry, dict(zip(params, args)), program.globals(), program.values)
     with stage("codegen"):
         for name, types in typed.items():
             fn = functions[name]
             table = shapes.infer(fn, signature if name == entry else {})
             lowering = Lowering(types, table, Fresh(all_names(fn)), numpy, intrinsic)
             functions[name] = lower_arrays(fn, lowering)
-    globals = {name: _global(name, binding) for name, binding in names.items()}  # with the lowering's own
+    globals = program.globals()  # with the names the lowering bound
     with stage("analyze"):  # the lowered loops are new code: typed anew
-        typed = _types(functions, entry, dict(zip(params, args)), globals, values)
+        typed = _types(functions, entry, dict(zip(params, args)), globals, program.values)
     with stage("codegen"):
         for name, types in typed.items():
             functions[name] = functions[name].visit(Casts(types, numpy))  # type: ignore[assignment]
+    globals = program.globals()
     numbers = frozenset(p for p, kind in zip(params, args) if isinstance(kind, Scalar))
-    ranks = {p: len(shape) for p, shape in zip(params, shapes_in) if shape is not None}
+    ranks = {p: len(shape) for p, shape in zip(params, program.shapes) if shape is not None}
     with stage("analyze"):
         # Loops are found by node identity: nothing may rewrite a function between here and printing.
+        retyped = _types(functions, entry, dict(zip(params, args)), globals, program.values)
+        numeric = {name: _numbers(types) for name, types in retyped.items()}
         analyses = analyze_program(functions, entry, globals, numbers, ranks, bool(options.parallel),
-                                   options.boundscheck)
-    words: list[str] = []
-    out: list[FunctionUnit] = []
-    with stage("codegen"):
-        for unit in units:
-            function = functions[unit.name]
-            decisions = analyses[unit.name].loops
-            words += [f"{unit.name} {d.describe()}" for d in decisions]
-            parallel = {d.loop: d for d in decisions if d.parallel}
-            if parallel:
-                printer = _ParallelLoops(parallel, Fresh(all_names(function)),
-                                         lambda name: intrinsic("cuvil.runtime.parallel", name))
-                function = function.visit(printer)  # type: ignore[assignment]
-            out.append(dataclasses.replace(unit, function=function, parallel=bool(parallel)))
+                                   options.boundscheck, numeric)
+        plans = {name: build_plan(name, fn, analyses[name].loops, retyped.get(name), analyses[name].aliases)
+                 for name, fn in functions.items()}
+    words = [f"{name} {d.describe()}" for name in functions for d in analyses[name].loops]
     writes = tuple(params[k] for k in sorted(analyses[entry].summary.writes))
-    return Lowered(out, words, writes)
+    return Lowered(plans, words, writes)
+
+
+def _numbers(types: Types) -> Callable[[cst.BaseExpression], bool]:
+    return lambda node: isinstance(types.of(node), Scalar)
 
 
 def _types(functions: Mapping[str, cst.FunctionDef], entry: str, params: dict[str, Type],
@@ -141,40 +144,3 @@ def _returned(fn: cst.FunctionDef, types: Types) -> Type:
 
     fn.body.visit(Returns())
     return found[0] if len(found) == 1 else UNKNOWN
-
-
-def _value_type(binding: Binding) -> Type:
-    if isinstance(binding, Literal):
-        try:
-            return of_value(eval(binding.text, {"float": float, "complex": complex}))  # noqa: S307 (our own text)
-        except Exception:  # noqa: BLE001
-            return UNKNOWN
-    if isinstance(binding, Injected):
-        return of_value(binding.value)
-    return UNKNOWN
-
-
-def _global(name: str, binding: Binding) -> Global:
-    """A generated module's name as the analyses see it."""
-    if isinstance(binding, Import):
-        return Global("module", binding.module) if binding.attr is None else \
-            Global("function", f"{binding.module}.{binding.attr}")
-    if isinstance(binding, Callee):
-        return Global("helper", name)
-    if isinstance(binding, Injected) and isinstance(binding.value, np.ndarray):
-        return Global("constant")
-    if isinstance(binding, Injected) and not isinstance(binding.value, np.generic):
-        return Global("opaque")  # a numba.njit function: Cuvil cannot see what it does
-    return Global("value")
-
-
-class _ParallelLoops(cst.CSTTransformer):
-    def __init__(self, decisions: dict, fresh: Fresh, intrinsic: Callable[[str], str]):
-        super().__init__()
-        self.decisions, self.fresh, self.intrinsic = decisions, fresh, intrinsic
-
-    def leave_For(self, original: cst.For, updated: cst.For) -> cst.BaseStatement | cst.FlattenSentinel:
-        decision = self.decisions.get(original)
-        if decision is None:
-            return updated
-        return cst.FlattenSentinel(parallel_loop(original, decision, self.fresh, self.intrinsic))

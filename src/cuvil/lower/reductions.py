@@ -111,8 +111,8 @@ class _Sum:
     def pieces(self, acc: str, value: cst.BaseExpression, dtype: str, numpy: str, fresh: Fresh,
                origin: int | None, intrinsic: Intrinsic, count: cst.BaseExpression) -> Pieces:
         wide = _accumulator(dtype)
-        init = [assign(cst.Name(acc), _cast(numpy, wide, cst.Integer(str(self.start))), origin)]
-        update = [line(cst.AugAssign(cst.Name(acc), self.operator(), value), origin)]
+        init: Stmts = [assign(cst.Name(acc), _cast(numpy, wide, cst.Integer(str(self.start))), origin)]
+        update: Stmts = [line(cst.AugAssign(cst.Name(acc), self.operator(), value), origin)]
         result = cst.Name(acc) if wide == dtype else _cast(numpy, dtype, cst.Name(acc))
         return Pieces([], init, update, [], result, set())
 
@@ -121,8 +121,8 @@ class _Mean:
     def pieces(self, acc: str, value: cst.BaseExpression, dtype: str, numpy: str, fresh: Fresh,
                origin: int | None, intrinsic: Intrinsic, count: cst.BaseExpression) -> Pieces:
         wide = _accumulator(dtype)
-        init = [assign(cst.Name(acc), _cast(numpy, wide, cst.Integer("0")), origin)]
-        update = [line(cst.AugAssign(cst.Name(acc), cst.AddAssign(), value), origin)]
+        init: Stmts = [assign(cst.Name(acc), _cast(numpy, wide, cst.Integer("0")), origin)]
+        update: Stmts = [line(cst.AugAssign(cst.Name(acc), cst.AddAssign(), value), origin)]
         divide = cst.Call(cst.Name(intrinsic("cuvil.runtime.elementwise", "true_divide")),
                           [cst.Arg(cst.Name(acc)), cst.Arg(count)])  # NumPy: the mean of nothing is nan
         return Pieces([], init, update, [], _cast(numpy, dtype, divide), set())
@@ -138,7 +138,7 @@ class _Extreme:
         empty = cst.Comparison(count, [cst.ComparisonTarget(cst.Equal(), cst.Integer("0"))])
         error = cst.Call(cst.Name("ValueError"), [cst.Arg(cst.SimpleString(
             repr(f"zero-size array to reduction operation {what} which has no identity")))])
-        check = [with_origin(cst.If(empty, cst.IndentedBlock([line(cst.Raise(error), origin)])), origin)]
+        check: Stmts = [with_origin(cst.If(empty, cst.IndentedBlock([line(cst.Raise(error), origin)])), origin)]
         kind = np.dtype(dtype).kind
         if kind == "f":
             start: cst.BaseExpression = cst.UnaryOperation(cst.Minus(), _np(numpy, "inf")) if self.largest \
@@ -150,10 +150,10 @@ class _Extreme:
             start = cst.Integer(str(info.min if self.largest else info.max))
             if int(start.value) < 0:
                 start = cst.UnaryOperation(cst.Minus(), cst.Integer(str(-int(start.value))))
-        init = [assign(cst.Name(acc), _cast(numpy, dtype, start), origin)]
+        init: Stmts = [assign(cst.Name(acc), _cast(numpy, dtype, start), origin)]
         pick = cst.Call(cst.Name("max" if self.largest else "min"), [cst.Arg(cst.Name(acc))])
         if kind != "f":
-            update = [assign(cst.Name(acc), pick.with_changes(args=[*pick.args, cst.Arg(value)]), origin)]
+            update: Stmts = [assign(cst.Name(acc), pick.with_changes(args=[*pick.args, cst.Arg(value)]), origin)]
             return Pieces(check, init, update, [], cst.Name(acc), set())
         element, nans = fresh("_v"), fresh("_nan")
         init.append(assign(cst.Name(nans), cst.Integer("0"), origin))
@@ -161,7 +161,7 @@ class _Extreme:
         update = [assign(cst.Name(element), value, origin),
                   assign(cst.Name(acc), pick.with_changes(args=[*pick.args, cst.Arg(cst.Name(element))]), origin),
                   line(cst.AugAssign(cst.Name(nans), cst.AddAssign(), is_nan), origin)]
-        finish = [with_origin(cst.If(cst.Name(nans), cst.IndentedBlock(
+        finish: Stmts = [with_origin(cst.If(cst.Name(nans), cst.IndentedBlock(
             [assign(cst.Name(acc), _cast(numpy, dtype, _np(numpy, "nan")), origin)])), origin)]
         return Pieces(check, init, update, finish, cst.Name(acc), {element, nans})
 

@@ -47,6 +47,7 @@ class Meta:
     sha256: str  # of the module file
     loops: list[str] = dataclasses.field(default_factory=list)  # per range loop: parallel or serial, and why
     writes: list[str] | None = None  # parameters the entry may write into; None: not recorded (every one may)
+    plan: str = ""  # `fn.source("plan")`
 
 
 @dataclasses.dataclass(frozen=True)
@@ -103,6 +104,7 @@ class Entry:
                 sha256=raw["sha256"],
                 loops=list(raw.get("loops", [])),
                 writes=raw.get("writes"),
+                plan=raw.get("plan", ""),
             )
             source = self.module_path.read_text(encoding="utf-8")
             if hashlib.sha256(source.encode()).hexdigest() != meta.sha256:
@@ -198,7 +200,8 @@ def load(fn: types.FunctionType, options: Options, key: str, specialization: tup
     generated = generate(fn, options, Specialization(*specialization))
     source = generated.source
     meta = Meta(generated.entry, generated.line_map, generated.injected, generated.normalized, generated.cfg,
-                hashlib.sha256(source.encode()).hexdigest(), generated.loops, list(generated.writes))
+                hashlib.sha256(source.encode()).hexdigest(), generated.loops, list(generated.writes),
+                generated.plan)
     written = store(entry, meta, source)
     function = _activate(fn, meta, source, written, path=entry.module_path)
     if function is None:

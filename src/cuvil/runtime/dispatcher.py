@@ -26,7 +26,7 @@ from .policy import DimPolicy
 _memory: dict[str, tuple[Any, cache.Meta, str]] = {}  # cache key → (Numba dispatcher, meta, module source)
 _lock = threading.RLock()
 
-SOURCE_STAGES = ("normalized", "cfg", "kernel")
+SOURCE_STAGES = ("normalized", "cfg", "plan", "kernel")
 
 
 @dataclasses.dataclass
@@ -161,12 +161,12 @@ class Dispatcher:
                 for i, a in enumerate(arg_guards)
             )
             # The compiler types the code from these (a Python float is weak, NEP 50): part of the key.
-            kinds = tuple(a.kind for a in arg_guards)
-            key = cache_key.key(self.py_func, self.options, (shapes, [str(k) for k in kinds]))
+            typed = tuple(a.kind for a in arg_guards)
+            key = cache_key.key(self.py_func, self.options, (shapes, [str(t) for t in typed]))
             seconds = dict.fromkeys(events.STAGES, 0.0)
             where = "memory"
             if key not in _memory:
-                where, stage_seconds = self._load_or_generate(key, (shapes, kinds))
+                where, stage_seconds = self._load_or_generate(key, (shapes, typed))
                 seconds.update(stage_seconds)
             numba_dispatcher, meta, source = _memory[key]
             guard = guards.Guard(arg_guards, static, guards.global_guards(self.py_func))
@@ -218,7 +218,7 @@ class Dispatcher:
                 if key not in _memory:
                     self._load_or_generate(key, ())
                 _, meta, text = _memory[key]
-        return {"normalized": meta.normalized, "cfg": meta.cfg, "kernel": text}[stage]
+        return {"normalized": meta.normalized, "cfg": meta.cfg, "plan": meta.plan, "kernel": text}[stage]
 
     def loops(self) -> list[list[str]]:
         """Each variant's range loops, newest first: parallel or serial, and why."""

@@ -11,11 +11,13 @@ raise NumPy's ValueError, as NumPy does for arrays.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import types
 from numba.extending import overload
 
-_NUMPY = {"error_model": "numpy", "nogil": True}
+_NUMPY: Any = {"error_model": "numpy", "nogil": True}
 
 
 def true_divide(a, b):  # the plain-Python meaning: NumPy's own
