@@ -19,8 +19,8 @@ from .cache_root import warn as _warn
 
 def guard(dispatcher: Any, folder: Path) -> None:
     """Wrap the cache of `dispatcher`, a function of the module in the entry `folder` (if it has one)."""
-    inner = getattr(dispatcher, "_cache", None)
-    if inner is not None and hasattr(inner, "load_overload") and hasattr(inner, "cache_path"):
+    inner = getattr(dispatcher, "_cache", None)  # a NullCache (cache=False) has no files to guard
+    if inner is not None and hasattr(inner, "load_overload") and hasattr(inner, "_cache_file"):
         dispatcher._cache = _NumbaCache(inner, folder)
 
 
