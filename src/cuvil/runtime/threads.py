@@ -2,12 +2,12 @@
 
 Numba's default on Linux is GNU OpenMP, and GNU OpenMP cannot survive a fork: after any parallel call, a
 `multiprocessing` child made with fork dies at once ("Terminating: fork() called from a process already using
-GNU OpenMP, this is unsafe"). The other two layers, measured on the 2-core machine (bench/threads.md):
+GNU OpenMP, this is unsafe"). The three layers, measured on the 2-core machine (bench/threads.md):
 
-    layer      fork after a parallel call   parallel calls from several threads   launch overhead
-    omp        the child is killed          safe                                  ~3 µs
-    workqueue  safe                         the process is killed                 ~55 µs
-    tbb        safe                         safe                                  ~3 µs
+    layer      fork after a parallel call   parallel calls from several threads   launch   10M exp
+    omp        the child is killed          safe                                  6.4 µs   51 ms
+    workqueue  safe                         the process aborts                    47 µs    65 ms
+    tbb        safe                         safe                                  6.9 µs   50 ms
 
 so Cuvil takes TBB, from the `tbb` wheel it depends on where PyPI has one (Linux and Windows on x86-64). That
 wheel puts libtbb in the environment's lib/ folder, where Numba's `CDLL("libtbb.so.12")` does not look: Cuvil
