@@ -390,8 +390,10 @@ class _Element:
             else:
                 dims = [_dim(leaf, j - offsets[n]) for n, leaf, _ in on_axis]
                 name = self.s.l.intrinsic("cuvil.runtime.elementwise", "broadcast_dims")
-                pre.append(assign(cst.Name(names[j]), cst.Call(cst.Name(name), [cst.Arg(d) for d in dims]),
-                                  self.s.line))
+                extent: cst.BaseExpression = dims[0]
+                for dim in dims[1:]:
+                    extent = cst.Call(cst.Name(name), [cst.Arg(extent), cst.Arg(dim)])
+                pre.append(assign(cst.Name(names[j]), extent, self.s.line))
                 symbolic = None
             keys.append(str(symbolic) if symbolic is not None else None)
             for n, leaf, d in on_axis:

@@ -1,0 +1,167 @@
+"""Whole-array NumPy code, lowered: Cuvil against the peers on the same machine, in one process.
+
+Kernels (bench/kernels/): GELU on 10M float32 written as a NumPy user writes it (`x ** 3` included), a row
+softmax of 4096×1024 float32 with `keepdims` reductions, and a three-operation float64 chain over 10M values.
+Systems: Cuvil serial and `parallel=True` (compiling the NumPy code as written), NumPy in its fastest spelling
+(in-place steps, `x * x * x`), numba.njit of the same NumPy code (serial and parallel=True), torch eager and
+torch.compile (on CPU tensors sharing the arrays' memory), and the memory floor: a `prange` loop that reads
+the kernel's inputs and writes its output with one multiply per element — as fast as this machine moves those
+bytes.
+
+Each figure is the median of REPEATS timed calls after a warm-up call whose result is checked against NumPy's;
+compile times are first call minus a steady call, from empty caches (Cuvil's in a fresh directory).
+Ratios: peer time / Cuvil time (≥ 1: Cuvil as fast or faster); "× floor": time / memory-floor time.
+
+Run: `python bench/lowering.py [--repeat N] [--no-torch-compile]`. Writes bench/lowering.md and .json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+os.environ.setdefault("CUVIL_CACHE_DIR", tempfile.mkdtemp(prefix="cuvil-bench-lowering-"))
+
+import cuvil  # noqa: E402
+from bench.cpu_vs_numba import _machine  # noqa: E402
+
+KERNELS = ("gelu_np", "softmax_np", "chain3")
+warnings.filterwarnings("ignore", message="(?s).*no transformation for parallel execution")
+
+
+@numba.njit(nogil=True, parallel=True)
+def _floor_1(x, out):
+    flat, dst = x.reshape(-1), out.reshape(-1)
+    for i in numba.prange(flat.size):
+        dst[i] = flat[i] * 2
+    return out
+
+
+@numba.njit(nogil=True, parallel=True)
+def _floor_3(a, b, c, out):
+    for i in numba.prange(a.size):
+        out[i] = (a[i] + b[i] + c[i]) * 2
+    return out
+
+
+def _median(fn: Callable[..., Any], args: tuple[Any, ...], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn(*args)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def _first_call(fn: Callable[..., Any], args: tuple[Any, ...]) -> float:
+    start = time.perf_counter()
+    fn(*args)
+    first = time.perf_counter() - start
+    start = time.perf_counter()
+    fn(*args)
+    return first - (time.perf_counter() - start)
+
+
+def _check(name: str, got: Any, expected: np.ndarray) -> str | None:
+    got = np.asarray(got.numpy() if hasattr(got, "numpy") else got)
+    if got.dtype != expected.dtype or got.shape != expected.shape:
+        return f"{name}: {got.dtype}{got.shape} != {expected.dtype}{expected.shape}"
+    tolerance = 1e-5 if expected.dtype == np.float32 else 1e-12
+    if not np.allclose(got, expected, rtol=tolerance, atol=tolerance):
+        return f"{name}: values differ (max abs {np.max(np.abs(got - expected)):.3g})"
+    return None
+
+
+def measure(kernel: str, repeat: int, with_compile: bool) -> dict[str, Any]:
+    module = importlib.import_module(f"bench.kernels.{kernel}")
+    fn = getattr(module, kernel)
+    args = module.args()
+    expected = module.numpy_form(*args)
+    row: dict[str, Any] = {"kernel": kernel, "ms": {}, "compile_s": {}, "notes": []}
+    systems: dict[str, tuple[Callable[..., Any], tuple[Any, ...]]] = {
+        "numpy": (module.numpy_form, args),
+        "cuvil": (cuvil.jit(fn), args),
+        "cuvil_parallel": (cuvil.jit(fn, parallel=True), args),
+        "numba": (numba.njit(nogil=True)(fn), args),
+        "numba_parallel": (numba.njit(nogil=True, parallel=True)(fn), args),
+    }
+    try:
+        import torch
+
+        tensors = tuple(torch.from_numpy(a) for a in args)
+        systems["torch"] = (module.torch_form, tensors)
+        if with_compile:
+            systems["torch_compile"] = (torch.compile(module.torch_form), tensors)
+    except ImportError:
+        row["notes"].append("torch not installed")
+    out = np.empty_like(expected)
+    floor = (_floor_1, (args[0], out)) if len(args) == 1 else (_floor_3, (*args, out))
+    systems["floor"] = floor
+    for name, (call, call_args) in systems.items():
+        try:
+            if name in ("cuvil", "cuvil_parallel", "numba", "numba_parallel", "torch_compile"):
+                row["compile_s"][name] = _first_call(call, call_args)
+            result = call(*call_args)
+        except Exception as exc:  # noqa: BLE001 (a peer that cannot compile this code is a finding)
+            row["notes"].append(f"{name}: {type(exc).__name__}: {str(exc).splitlines()[0][:100]}")
+            continue
+        if name != "floor":
+            wrong = _check(name, result, expected)
+            if wrong:
+                row["notes"].append(f"mismatch {wrong}")
+                continue
+        row["ms"][name] = _median(call, call_args, repeat) * 1e3
+        print(f"{kernel:10s} {name:15s} {row['ms'][name]:9.2f} ms", file=sys.stderr)
+    return row
+
+
+def report(results: dict[str, Any]) -> str:
+    lines = ["# Lowered NumPy code: Cuvil against the peers", "",
+             f"Machine: {results['machine']}; {results['threads']} threads; medians of {results['repeat']}; "
+             "`python bench/lowering.py`.", "",
+             "| kernel | system | ms | peer / cuvil (serial) | peer / cuvil (parallel) | × floor | compile s |",
+             "|---|---|---|---|---|---|---|"]
+    for row in results["rows"]:
+        ms = row["ms"]
+        for name, value in ms.items():
+            serial = f"{value / ms['cuvil']:.2f}" if "cuvil" in ms else "-"
+            parallel = f"{value / ms['cuvil_parallel']:.2f}" if "cuvil_parallel" in ms else "-"
+            floor = f"{value / ms['floor']:.2f}" if "floor" in ms else "-"
+            compile_s = f"{row['compile_s'][name]:.2f}" if name in row["compile_s"] else ""
+            lines.append(f"| {row['kernel']} | {name} | {value:.2f} | {serial} | {parallel} | {floor} | "
+                         f"{compile_s} |")
+        for note in row["notes"]:
+            lines.append(f"| {row['kernel']} | note | {note} | | | | |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--no-torch-compile", action="store_true")
+    options = parser.parse_args()
+    rows = [measure(k, options.repeat, not options.no_torch_compile) for k in KERNELS]
+    results = {"machine": _machine(), "threads": numba.get_num_threads(), "repeat": options.repeat, "rows": rows}
+    (HERE / "lowering.json").write_text(json.dumps(results, indent=1))
+    text = report(results)
+    (HERE / "lowering.md").write_text(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
