@@ -66,6 +66,7 @@ class Specialization:
 
     shapes: tuple[tuple[int | None, ...] | None, ...] = ()
     args: tuple[Type, ...] = ()  # per parameter: the argument's type (analysis/types.py), Python numbers weak
+    as_written: bool = False  # keep NumPy code as written: no array lowering, no dtype conversions (a fallback)
 
     def static(self, params: list[str]) -> dict[str, dict[int, int]]:
         return {
@@ -188,7 +189,7 @@ class _Module:
                           self.spec.args, self.spec.shapes,
                           lambda: {name: _global(name, b) for name, b in self.names.items()},
                           {name: _value_type(b) for name, b in self.names.items()})
-        lowered = lower_program(program, self.options, self.timer.stage, self.runtime_name)
+        lowered = lower_program(program, self.options, self.timer.stage, self.runtime_name, self.spec.as_written)
         with self.timer.stage("codegen"):
             for k, unit in enumerate(self.units):
                 plan = lowered.plans[unit.name]

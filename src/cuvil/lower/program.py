@@ -56,14 +56,17 @@ class Program:
     values: Mapping[str, Type]
 
 
-def lower_program(program: Program, options: Options, stage: Stage, intrinsic: Intrinsic) -> Lowered:
+def lower_program(program: Program, options: Options, stage: Stage, intrinsic: Intrinsic,
+                  as_written: bool = False) -> Lowered:
+    """With `as_written` (the dispatcher's fallback when Numba refuses the lowered code), steps 2 and 3 are
+    skipped: the NumPy code stays as written, for Numba's own typing."""
     functions, entry, params, args = dict(program.functions), program.entry, program.params, program.args
     numpy = lambda: intrinsic("numpy", "")  # noqa: E731 (bound on first use)
     signature = shapes.signature_shapes(params, program.shapes)
     with stage("analyze"):
         typed = _types(functions, entry, dict(zip(params, args)), program.globals(), program.values)
     with stage("codegen"):
-        for name, types in typed.items():
+        for name, types in typed.items() if not as_written else ():
             fn = functions[name]
             table = shapes.infer(fn, signature if name == entry else {})
             lowering = Lowering(types, table, Fresh(all_names(fn)), numpy, intrinsic)
@@ -72,7 +75,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     with stage("analyze"):  # the lowered loops are new code: typed anew
         typed = _types(functions, entry, dict(zip(params, args)), globals, program.values)
     with stage("codegen"):
-        for name, types in typed.items():
+        for name, types in typed.items() if not as_written else ():
             functions[name] = functions[name].visit(Casts(types, numpy))  # type: ignore[assignment]
     globals = program.globals()
     numbers = frozenset(p for p, kind in zip(params, args) if isinstance(kind, Scalar))

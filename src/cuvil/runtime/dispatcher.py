@@ -16,7 +16,7 @@ from typing import Any
 
 from numba.core.errors import NumbaError
 
-from ..errors import CuvilError, CuvilTypeError, RecompileWarning
+from ..errors import CuvilError, CuvilTypeError, PerformanceWarning, RecompileWarning
 from ..options import Options, config
 from . import adapters, cache, cache_key, cache_markers, diagnose, events, guards, mathlib, threads  # noqa: F401 (mathlib registers overloads)
 from .events import CompileEvent
@@ -162,25 +162,27 @@ class Dispatcher:
             )
             # The compiler types the code from these (a Python float is weak, NEP 50): part of the key.
             typed = tuple(a.kind for a in arg_guards)
-            key = cache_key.key(self.py_func, self.options, (shapes, [str(t) for t in typed]))
             seconds = dict.fromkeys(events.STAGES, 0.0)
-            where = "memory"
-            if key not in _memory:
-                where, stage_seconds = self._load_or_generate(key, (shapes, typed))
-                seconds.update(stage_seconds)
-            numba_dispatcher, meta, source = _memory[key]
-            guard = guards.Guard(arg_guards, static, guards.global_guards(self.py_func))
-            guards.warn_unfrozen_arrays(guard.globals)
-            backend = time.perf_counter()
             numba_types = tuple(a.numba_type for a in arg_guards)
             try:
-                impl = numba_dispatcher.compile(numba_types)
+                impl, meta, source, where = self._build(shapes, typed, numba_types, False, seconds)
             except CuvilError:
                 raise
             except Exception as exc:  # a NumbaError, or Numba's own AttributeError/AssertionError/…
-                raise self._error(exc, args) from None
-            impl = adapters.typed_results(impl, numba_dispatcher.overloads[numba_types].signature.return_type)
-            seconds["backend"] = time.perf_counter() - backend
+                # The lowered code (loops, dtype conversions) is Cuvil's: if Numba refuses it but takes the
+                # NumPy code as written, that is a bug of ours, and the user gets a working function.
+                try:
+                    impl, meta, source, where = self._build(shapes, typed, numba_types, True, seconds)
+                except CuvilError:
+                    raise
+                except Exception:  # the code as written fails too: the user's error, at the user's line
+                    raise self._error(exc, args) from None
+                reason += f"; lowered code failed to compile, NumPy code as written instead ({_first_line(exc)})"
+                warnings.warn(f"{self.py_func.__qualname__}: Cuvil could not compile its lowered code and used the "
+                              f"NumPy code as written (slower); please report this bug: {_first_line(exc)}",
+                              PerformanceWarning, stacklevel=4)
+            guard = guards.Guard(arg_guards, static, guards.global_guards(self.py_func))
+            guards.warn_unfrozen_arrays(guard.globals)
             seconds["codegen"] += max(0.0, time.perf_counter() - start - sum(seconds.values()))
             variant = Variant(len(self.compile_events) + 1, guard, impl, meta, source, kinds)
             self._variants.insert(0, variant)
@@ -190,6 +192,22 @@ class Dispatcher:
             self.compile_events.append(event)
             events.record(event, guard.items())
             return variant
+
+    def _build(self, shapes: Any, typed: Any, numba_types: tuple[Any, ...], as_written: bool,
+               seconds: dict[str, float]) -> tuple[Any, Any, str, str]:
+        """Numba's entry point for a variant: (impl, meta, source, where the module came from). With
+        `as_written`, the module keeps the NumPy code as written (no array lowering, no conversions)."""
+        key = cache_key.key(self.py_func, self.options, (shapes, [str(t) for t in typed], as_written))
+        where = "memory"
+        if key not in _memory:
+            where, stage_seconds = self._load_or_generate(key, (shapes, typed, as_written))
+            seconds.update(stage_seconds)
+        numba_dispatcher, meta, source = _memory[key]
+        backend = time.perf_counter()
+        impl = numba_dispatcher.compile(numba_types)
+        impl = adapters.typed_results(impl, numba_dispatcher.overloads[numba_types].signature.return_type)
+        seconds["backend"] = time.perf_counter() - backend
+        return impl, meta, source, where
 
     def _reason(self, args: tuple[Any, ...]) -> str:
         if not self._variants:
@@ -239,3 +257,8 @@ def written_arguments(variant: Variant, names: list[str]) -> frozenset[str]:
     written before that record existed."""
     writes = variant.meta.writes
     return frozenset(names if writes is None else writes)
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return lines[0][:200] if lines else type(exc).__name__
