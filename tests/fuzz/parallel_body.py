@@ -80,7 +80,9 @@ class LoopWriter:
     def header(self, v: str, axis: int) -> str:
         s = self.s
         if v == "j" and (self.family == "1d" or s.coin(0.3)):
-            return s.pick(["for j in range(3):", "for j in range(i):", "for j in range(2, -1, -1):"])
+            small = self.family == "2d" or all(len(e["idx"]) <= 200 for e in self.envs)  # range(i): n² / 2 trips
+            return s.pick(["for j in range(3):", "for j in range(i):" if small else "for j in range(1):",
+                           "for j in range(2, -1, -1):"])
         ndim = 2 if self.family == "2d" else 1
         drivers = [a.name for a in self.arrays.values() if a.ndim == ndim and a.name != "idx"]
         x = self.targets[0] if self.disjoint and self.arrays[self.targets[0]].ndim == ndim else s.pick(drivers)

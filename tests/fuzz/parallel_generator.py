@@ -17,7 +17,9 @@ from .parallel_body import Arr, LoopWriter
 from .parallel_programs import IDX_KINDS, LAYOUTS, PARAMS, Layout, ParallelProgram, Run, arguments
 from .scope import Scope
 
-SIZES = {"1d": (8, 5, 16, 17, 13, 33, 64, 200), "2d": (4, 3, 5, 8, 9, 12)}
+# Small sizes meet the dim policy's static/dynamic boundary (16); large ones keep threads busy long enough to
+# overlap, which is when a race shows (a few hundred iterations are done before a second thread wakes up).
+SIZES = {"1d": (8, 5, 16, 17, 13, 20000, 33, 64, 200, 3000), "2d": (4, 3, 5, 8, 9, 120, 12)}
 D_VALUES, X_VALUES, G_VALUES, K_VALUES = (3, -1, 0, 1, 2, 7), (1.5, 0.0, -2.0), (2.0, -0.5, 3.0), (1, 2, 3)
 VIEWS = {
     "1d": ("{v} = {r}", "{v} = {r}[1:]", "{v} = np.ravel({r})", "{v} = {r}[::-1]", "{v} = {r}[:-1]", "{v} = {r}[:]",

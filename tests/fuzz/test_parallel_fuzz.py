@@ -9,8 +9,10 @@ globals varying between calls, and compared exactly with CPython (parallel_check
     CUVIL_FUZZ_PARALLEL_PROGRAMS    programs (default 12: about 20 s on 2 cores; `nox -s fuzz` runs 2,000)
     CUVIL_FUZZ_PARALLEL_RUNS        calls of each program (default 3, at least 3)
 
-Seeds, shards and shrinking are harness.py's (CUVIL_FUZZ_SEED, CUVIL_FUZZ_SHARDS, CUVIL_FUZZ_SHRINK). To sort a
-large run's failures into classes with a small reproducer each, use `python -m tests.fuzz.parallel_hunt`.
+A race shows far more often with more threads than cores (NUMBA_NUM_THREADS=8, as `nox -s fuzz` sets it; it
+must be set before Numba starts). Seeds, shards and shrinking are harness.py's (CUVIL_FUZZ_SEED,
+CUVIL_FUZZ_SHARDS, CUVIL_FUZZ_SHRINK). To sort a large run's failures into classes with a small reproducer each,
+use `python -m tests.fuzz.parallel_hunt`.
 """
 
 from __future__ import annotations
