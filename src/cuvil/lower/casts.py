@@ -9,6 +9,7 @@ agree, and nothing else:
     s += x[i] * 0.5        →      s += x[i] * np.float32(0.5)    # the weak 0.5 takes x's dtype
     t = a[i] + b[i]               t = np.int8(a[i] + b[i])       # int8 + int8 wraps in int8
     u = math.exp(x[i])            u = math.exp(float(x[i]))      # CPython computes math in double
+    r = x[i] / d                  r = true_divide(x[i], d)       # a NumPy scalar divides as NumPy does
 
 Operands become the input dtypes NumPy's own ufunc resolution chose; a narrow integer result (or a bool from
 arithmetic) is wrapped in its dtype, which truncates as NumPy's wrap-around does. Where a type is unknown the
@@ -26,6 +27,7 @@ from ..analysis.type_rules import _OPERATORS, Types
 from ..analysis.types import _WEAK_SAMPLE, Array, Scalar, Type
 
 _NATIVE = frozenset({"int64", "float64", "complex128", "bool"})  # what Numba computes Python numbers in
+_NUMPY_SEMANTICS = {"true_divide": "true_divide", "floor_divide": "floor_divide", "remainder": "remainder"}
 _COMPARISONS = {
     cst.LessThan: "less", cst.LessThanEqual: "less_equal", cst.GreaterThan: "greater",
     cst.GreaterThanEqual: "greater_equal", cst.Equal: "equal", cst.NotEqual: "not_equal",
@@ -84,9 +86,10 @@ def _wraps(result: Type) -> bool:
 class Casts(cst.CSTTransformer):
     """Rewrites a function typed by `types` (whose side table holds the *original* nodes)."""
 
-    def __init__(self, types: Types, numpy: Callable[[], str]):
+    def __init__(self, types: Types, numpy: Callable[[], str], intrinsic: Callable[[str, str], str]):
         super().__init__()
         self.types, self.numpy = types, numpy  # numpy(): numpy's name in the module, bound on first use
+        self.intrinsic = intrinsic  # (module, name) → its name in the module
 
     def _convert(self, original: list[cst.BaseExpression], updated: list[cst.BaseExpression],
                  ufunc: str) -> list[cst.BaseExpression]:
@@ -119,7 +122,18 @@ class Casts(cst.CSTTransformer):
         if ufunc is None or ufunc == "matmul":
             return updated
         left, right = self._convert([original.left, original.right], [updated.left, updated.right], ufunc)
+        semantics = _NUMPY_SEMANTICS.get(ufunc)
+        if semantics is not None and self._numpy_scalars(original.left, original.right):
+            # NumPy scalars divide as NumPy does (inf, nan, 0, no ZeroDivisionError); Python numbers as Python
+            name = self.intrinsic("cuvil.runtime.elementwise", semantics)
+            return self._wrap(original, cst.Call(cst.Name(name), [cst.Arg(left), cst.Arg(right)]).with_changes(
+                lpar=updated.lpar, rpar=updated.rpar))
         return self._wrap(original, updated.with_changes(left=left, right=right))
+
+    def _numpy_scalars(self, *operands: cst.BaseExpression) -> bool:
+        """Some operand is a NumPy scalar, none is an array (array code is NumPy's already), all are known."""
+        kinds = [self.types.of(o) for o in operands]
+        return all(isinstance(k, Scalar) for k in kinds) and any(not k.weak for k in kinds)  # type: ignore[union-attr]
 
     def leave_Comparison(self, original: cst.Comparison, updated: cst.Comparison) -> cst.BaseExpression:
         if len(original.comparisons) != 1:
@@ -165,6 +179,9 @@ class Casts(cst.CSTTransformer):
         effect = self.types.calls.effect(original)
         name = effect.name
         positional = [a for a in updated.args if a.keyword is None]
+        if name == "cuvil.runtime.intrinsics.py_pow" and self._numpy_scalars(*(a.value for a in original.args)):
+            power = self.intrinsic("cuvil.runtime.elementwise", "power")  # NumPy's power for NumPy scalars
+            return updated.with_changes(func=cst.Name(power))
         if name.startswith("math.") and positional:
             # CPython computes `math` in double whatever NumPy scalar it is given
             args = []
