@@ -29,7 +29,9 @@ VIEWS = {
            "{v} = {r}.reshape({r}.shape[0] * {r}.shape[1])", "{v} = np.zeros_like({r})",
            "{v} = {r} if d >= 0 else {o}"),
 }
-KEEPS_CONTIGUOUS = ("{r}[1:]", "{r}[:-1]", "{r}[:]", "tail(", "np.zeros", ".copy()", "{v} = {r}", "k0", " else ")
+KEEPS_CONTIGUOUS = {"{v} = {r}", "{v} = {r}[1:]", "{v} = np.ravel({r})", "{v} = {r}[:-1]", "{v} = {r}[:]",
+                    "{v} = {r}.reshape(len({r}))", "{v}, k0 = {r}, 0", "{v} = tail({r})", "{v} = np.zeros(len({r}))",
+                    "{v} = {r}.copy()", "{v} = np.zeros_like({r})"}
 
 
 @st.composite
@@ -94,8 +96,8 @@ def views(s: Scope, family: str, arrays: dict[str, Arr], layout: Layout) -> list
         lines.append(form.format(v=v, r=r.name, o=s.pick(others)))
         ndim = 1 if "reshape" in form or family == "1d" else 2
         arrays[v] = Arr(v, ndim, r.kind if "zeros" not in form else "f", True)
-        if r.name in contiguous and any(k in form for k in KEEPS_CONTIGUOUS):
-            contiguous.add(v)
+        if (r.name in contiguous and form in KEEPS_CONTIGUOUS) or "zeros" in form or "copy" in form:
+            contiguous.add(v)  # (`r if d >= 0 else o` may be either: not known contiguous)
     return lines
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from hypothesis import Phase, given, seed, settings
 
 from .parallel_check import check_program
-from .parallel_features import features
+from .parallel_features import CONSTRUCTS, features
 from .parallel_generator import parallel_programs
 from .parallel_programs import ParallelProgram
 from .parallel_shrink import fails_like, shrink, signature
@@ -52,10 +52,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--numpy-only", action="store_true")
     parser.add_argument("--shrink", type=int, default=4, help="members shrunk per class (distinct results shown)")
     parser.add_argument("--out", default="parallel_findings.md")
+    parser.add_argument("--exclude", default="", help="comma-separated constructs (parallel_features.py) whose "
+                        "programs are skipped: known classes, to find the others")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     programs = draw(args.programs, args.seed, args.runs)
     classes: dict[str, list[tuple[ParallelProgram, list[Any]]]] = collections.defaultdict(list)
+    excluded = {name for name in args.exclude.split(",") if name}
+    unknown = excluded - set(CONSTRUCTS)
+    if unknown:
+        parser.error(f"unknown constructs {sorted(unknown)}; see parallel_features.py")
+    programs = [p for p in programs if not excluded & set(features(p))]
     for number, program in enumerate(programs):
         program = numpy_only(program) if args.numpy_only else program
         problems = check_program(program)
@@ -64,7 +71,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{number}: {signature(problems) if problems else 'ok'}", flush=True)
     seconds = time.perf_counter() - start
     failing = sum(len(v) for v in classes.values())
-    lines = [f"{len(programs)} programs x {args.runs} calls, seed {args.seed}, numpy only: {args.numpy_only}; "
+    lines = [f"{len(programs)} programs x {args.runs} calls, seed {args.seed}, numpy only: {args.numpy_only}, "
+             f"excluded: {sorted(excluded)}; "
              f"{failing} mismatching in {len(classes)} classes; {seconds:.0f} s to run", ""]
     for name, members in sorted(classes.items(), key=lambda kv: -len(kv[1])):
         lines += [f"## {name}", f"{len(members)} programs", ""]
