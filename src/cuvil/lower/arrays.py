@@ -26,7 +26,7 @@ import libcst as cst
 import numpy as np
 
 from ..analysis.shape_eval import Evaluator, State
-from ..analysis.shape_rules import Dim, Sym
+from ..analysis.shape_rules import Contradiction, Dim, Sym
 from ..analysis.type_rules import Types
 from ..analysis.types import Array, Scalar, Type
 from ..cfg.uses import reads_in
@@ -76,7 +76,7 @@ class Lowering:
                 result = builder.reduction(value, kind, into)
             else:
                 return None
-        except NotLowered:
+        except (NotLowered, Contradiction):  # a certain shape error stays code that raises it at run time
             return None
         for nest in builder.nests:
             if isinstance(nest, Nest):
