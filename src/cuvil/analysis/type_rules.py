@@ -62,6 +62,7 @@ _LOGICAL = frozenset({"any", "all"})
 _ALLOCATE = frozenset({"empty", "zeros", "ones"})
 _LIKE = frozenset({"empty_like", "zeros_like", "ones_like", "copy", "array", "asarray", "ascontiguousarray"})
 _VIEWS = frozenset({"ravel", "flatten", "squeeze", "transpose", "T", "copy", "conj", "conjugate"})
+_POWERS = frozenset({"cuvil.runtime.intrinsics.py_pow", "cuvil.runtime.elementwise.power"})
 _MATH_INTS = frozenset({"floor", "ceil", "trunc", "isqrt", "factorial", "gcd", "lcm", "comb", "perm"})
 _MATH_BOOLS = frozenset({"isnan", "isinf", "isfinite", "isclose"})
 
@@ -243,6 +244,8 @@ class Rules:
             return self.method(name[1:], args, keywords)
         if name.startswith("math."):
             return self.math(name[5:], args)
+        if name in _POWERS:  # Python's power for numbers, NumPy's for arrays and NumPy scalars
+            return ufunc_result("power", [self.of(a) for a in args[:2]])
         return self.builtin(name, args)
 
     def reduction(self, name: str, array: Type, keywords: dict[str, cst.BaseExpression]) -> Type:

@@ -60,6 +60,13 @@ class Opaque:
         return self.what
 
 
+@dataclasses.dataclass(frozen=True)
+class Refused(Opaque):
+    """An operation NumPy refuses for these types (TypeError), with NumPy's words: it raises when it runs."""
+
+    message: str = ""
+
+
 Type = Scalar | Array | Tuple | Opaque
 NONE = Opaque("none")
 UNKNOWN = Opaque("unknown")  # Cuvil does not know: Numba's typing decides
@@ -104,10 +111,23 @@ def ufunc_result(name: str, operands: Sequence[Type]) -> Type:
     try:
         resolved = ufunc.resolve_dtypes((*(_operand(t) for t in ops), *([None] * ufunc.nout)))
     except (TypeError, ValueError, OverflowError):
-        return CONFLICT  # NumPy refuses these operands (bool - bool, …): Numba will say so at the line
+        return _refusal(name, ops)
     outs = [np.dtype(d).name for d in resolved[ufunc.nin:]]
     made: list[Type] = [Array(d, ndim) if ndim is not None else Scalar(d) for d in outs]
     return made[0] if len(made) == 1 else Tuple(tuple(made))
+
+
+def _refusal(name: str, ops: Sequence[Scalar | Array]) -> Type:
+    """NumPy refuses these operands (bool - bool, -bool): what it says, for the operation to raise at run time."""
+    samples = [np.zeros(1, t.dtype) if isinstance(t, Array) or not t.weak else _WEAK_SAMPLE[t.dtype](0)
+               for t in ops]
+    try:
+        getattr(np, name)(*samples)
+    except TypeError as exc:
+        return Refused("refused", str(exc).splitlines()[0])
+    except Exception:  # noqa: BLE001 (anything else NumPy says: not a refusal Cuvil repeats)
+        return CONFLICT
+    return CONFLICT
 
 
 def _python(name: str, ops: Sequence[Scalar]) -> Type:

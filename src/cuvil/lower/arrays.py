@@ -108,7 +108,7 @@ class _Statement:
             return True
         if isinstance(node, cst.Call):
             return self.ufunc(node) is not None or self.is_reduction(node) or self.is_where(node) \
-                or self.astype(node) is not None
+                or self.astype(node) is not None or self.elementwise_call(node) is not None
         return False
 
     def ufunc(self, node: cst.Call) -> str | None:
@@ -117,6 +117,17 @@ class _Statement:
                 and getattr(np, name[6:]).nout == 1 and all(a.keyword is None for a in node.args) \
                 and len(node.args) == getattr(np, name[6:]).nin:
             return name[6:]
+        return None
+
+    def elementwise_call(self, node: cst.Call) -> str | None:
+        """Calls that are elementwise NumPy functions under another name: Python's power (the front end wrote
+        `a ** b` so), and the builtin `abs`."""
+        name = self.l.types.calls.effect(node).name
+        if all(a.keyword is None for a in node.args):
+            if name == "cuvil.runtime.intrinsics.py_pow" and len(node.args) == 2:
+                return "power"
+            if name == "abs" and len(node.args) == 1:
+                return "absolute"
         return None
 
     def is_where(self, node: cst.BaseExpression) -> bool:
@@ -336,6 +347,13 @@ class _Element:
         if ufunc is not None:
             args = [cst.Arg(self.build(a.value)) for a in node.args]
             return cst.Call(cst.Attribute(cst.Name(self.s.l.numpy()), cst.Name(ufunc)), args)
+        other = self.s.elementwise_call(node)
+        if other == "power":  # NumPy's meaning on arrays: runtime/elementwise.py
+            power = self.s.l.intrinsic("cuvil.runtime.elementwise", "power")
+            return cst.Call(cst.Name(power), [cst.Arg(self.build(a.value)) for a in node.args])
+        if other is not None:
+            args = [cst.Arg(self.build(a.value)) for a in node.args]
+            return cst.Call(cst.Attribute(cst.Name(self.s.l.numpy()), cst.Name(other)), args)
         if self.s.is_where(node):
             cond, yes, no = (self.build(a.value) for a in node.args)
             return cst.IfExp(test=_paren(cond), body=_paren(yes), orelse=_paren(no),

@@ -24,7 +24,7 @@ import libcst as cst
 import numpy as np
 
 from ..analysis.type_rules import _OPERATORS, Types
-from ..analysis.types import _WEAK_SAMPLE, Array, Scalar, Type
+from ..analysis.types import _WEAK_SAMPLE, Array, Refused, Scalar, Type
 
 _NATIVE = frozenset({"int64", "float64", "complex128", "bool"})  # what Numba computes Python numbers in
 _NUMPY_SEMANTICS = {"true_divide": "true_divide", "floor_divide": "floor_divide", "remainder": "remainder"}
@@ -75,6 +75,14 @@ def _paren(node: cst.BaseExpression) -> cst.BaseExpression:
     return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
+def _weak_int(t: Type) -> bool:
+    return isinstance(t, Scalar) and t.weak and t.dtype == "int64"
+
+
+def _dtype(numpy: str, dtype: str) -> cst.Attribute:
+    return cst.Attribute(cst.Name(numpy), cst.Name("bool_" if dtype == "bool" else dtype))
+
+
 def _wraps(result: Type) -> bool:
     """Numba computes this result wider than NumPy: integers narrower than 64 bits (and uint64), bools."""
     if not isinstance(result, Scalar) or result.weak:
@@ -92,14 +100,20 @@ class Casts(cst.CSTTransformer):
         self.intrinsic = intrinsic  # (module, name) → its name in the module
 
     def _convert(self, original: list[cst.BaseExpression], updated: list[cst.BaseExpression],
-                 ufunc: str) -> list[cst.BaseExpression]:
+                 ufunc: str, compare: bool = False) -> list[cst.BaseExpression]:
         kinds = [self.types.of(o) for o in original]
         inputs = _inputs(ufunc, kinds)
         if inputs is None:
             return updated
         out = []
         for node, kind, dtype in zip(updated, kinds, inputs):
-            if _needs(kind, dtype):
+            if compare and _weak_int(kind) and np.dtype(dtype).kind in "iu":
+                out.append(node)  # NumPy compares a Python int with an integer array by value (no wrap)
+            elif _weak_int(kind) and np.dtype(dtype).kind in "iu" and dtype != "int64":
+                # NumPy refuses a Python int its integer operand's dtype cannot hold (OverflowError)
+                name = self.intrinsic("cuvil.runtime.elementwise", "python_int_as")
+                out.append(cst.Call(cst.Name(name), [cst.Arg(node), cst.Arg(_dtype(self.numpy(), dtype))]))
+            elif _needs(kind, dtype):
                 out.append(self._call(node, dtype, isinstance(kind, Array)))
             else:
                 out.append(node)
@@ -121,6 +135,9 @@ class Casts(cst.CSTTransformer):
         ufunc = _OPERATORS.get(type(original.operator))
         if ufunc is None or ufunc == "matmul":
             return updated
+        refused = self._refused(original, updated.left)
+        if refused is not None:
+            return refused
         left, right = self._convert([original.left, original.right], [updated.left, updated.right], ufunc)
         semantics = _NUMPY_SEMANTICS.get(ufunc)
         if semantics is not None and self._numpy_scalars(original.left, original.right):
@@ -142,14 +159,26 @@ class Casts(cst.CSTTransformer):
         if ufunc is None:
             return updated
         left, right = self._convert([original.left, original.comparisons[0].comparator],
-                                    [updated.left, updated.comparisons[0].comparator], ufunc)
+                                    [updated.left, updated.comparisons[0].comparator], ufunc, compare=True)
         target = updated.comparisons[0].with_changes(comparator=right)
         return updated.with_changes(left=left, comparisons=[target])
 
     def leave_UnaryOperation(self, original: cst.UnaryOperation, updated: cst.UnaryOperation) -> cst.BaseExpression:
+        refused = self._refused(original, updated.expression)
+        if refused is not None:
+            return refused
         if isinstance(original.operator, cst.Minus | cst.BitInvert):
             return self._wrap(original, updated)
         return updated
+
+    def _refused(self, original: cst.BaseExpression, operand: cst.BaseExpression) -> cst.BaseExpression | None:
+        """An operation NumPy refuses (`bool_array - bool_array`) raises NumPy's TypeError when it runs (the
+        operand passes through, so the expression keeps a type Numba can compile)."""
+        kind = self.types.of(original)
+        if not isinstance(kind, Refused):
+            return None
+        name = self.intrinsic("cuvil.runtime.elementwise", "numpy_refuses")
+        return cst.Call(cst.Name(name), [cst.Arg(operand), cst.Arg(cst.SimpleString(repr(kind.message)))])
 
     def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
         """A name that is a NumPy scalar (say float32) starts as one, even when first bound to a Python number."""

@@ -36,6 +36,20 @@ def power(a, b):
     return np.power(a, b)
 
 
+def python_int_as(value, dtype):
+    """A Python int taking part in an operation with a NumPy integer of `dtype`: NumPy 2 refuses one the dtype
+    cannot hold (OverflowError) instead of wrapping it."""
+    info = np.iinfo(dtype)
+    if not info.min <= value <= info.max:
+        raise OverflowError(f"Python integer {value} out of bounds for {np.dtype(dtype).name}")
+    return dtype(value)
+
+
+def numpy_refuses(operand, message):
+    """An operation NumPy has no loop for (`bool - bool`): NumPy's TypeError, when it runs."""
+    raise TypeError(message)
+
+
 def broadcast_dims(a, b):
     if a != b and a != 1 and b != 1:
         raise ValueError(f"operands could not be broadcast together (dims {a} and {b})")
@@ -67,6 +81,30 @@ def _power(a, b):
 
         return integers
     return lambda a, b: a ** b
+
+
+@overload(python_int_as, jit_options={"nogil": True})
+def _python_int_as(value, dtype):
+    target = dtype.dtype if isinstance(dtype, types.NumberClass) else dtype
+    info = np.iinfo(np.dtype(str(target)))
+    low, high = int(info.min), int(info.max)
+    suffix = f" out of bounds for {np.dtype(str(target)).name}"
+
+    def impl(value, dtype):
+        if value < low or value > high:
+            raise OverflowError("Python integer " + str(value) + suffix)
+        return dtype(value)
+
+    return impl
+
+
+@overload(numpy_refuses, jit_options={"nogil": True})
+def _numpy_refuses(operand, message):
+    def impl(operand, message):
+        raise TypeError(message)
+        return operand  # the type the expression it stands for has, for Numba
+
+    return impl
 
 
 @overload(broadcast_dims, jit_options={"nogil": True})
