@@ -61,6 +61,9 @@ class LoopWriter:
         writable = [a.name for a in arrays.values() if a.writable]
         self.disjoint = s.coin(0.8)
         self.targets = list(dict.fromkeys(s.pick(writable) for _ in range(s.pick([1, 2]))))
+        # names of the same memory under another name (on some call), where a dependence hides best
+        self.aliased = [a for a in arrays.values() if a.name not in self.targets and any(
+            np.may_share_memory(e[a.name], e[t]) for e in envs for t in self.targets)]
 
     # ----------------------------------------------------------------- the nest
 
@@ -68,7 +71,9 @@ class LoopWriter:
         outer = self.header("i", 0)
         lines = [outer]
         self.enter(("i",), [(outer, "i")])
-        for _ in range(self.s.pick([1, 2, 1, 3, 2, 4])):
+        if self.disjoint:  # a write that reads: the shape of most loops worth parallelizing
+            lines += self.indent(self.st_write(leaf_read=True) or [])
+        for _ in range(self.s.pick([1, 2, 1, 3, 2, 4]) - self.disjoint):
             lines += self.indent(self.statement())
         if self.s.coin(0.35):
             inner = self.header("j", 1)
@@ -161,10 +166,13 @@ class LoopWriter:
         arrays = [a for a in self.arrays.values() if (kind is None or a.kind == kind) and (a.writable or not writable)
                   and (ndim is None or a.ndim == ndim)]
         others = [a for a in arrays if a.name not in self.targets]
+        aliased = [a for a in self.aliased if a in arrays]
         if not arrays:
             return None
-        # reading another name than the written one is where an alias hides a dependence
-        x = self.s.pick(others if self.disjoint and others and self.s.coin(0.7) else arrays)
+        if self.disjoint and aliased and self.s.coin(0.6):
+            x = self.s.pick(aliased)
+        else:  # reading another name than the written one is where an alias hides a dependence
+            x = self.s.pick(others if self.disjoint and others and self.s.coin(0.7) else arrays)
         i = self.index(x)
         return (f"{x.name}[{i}]", x) if i is not None else None
 
@@ -243,9 +251,13 @@ class LoopWriter:
             self.written.append(got[1].name)
         return got
 
-    def st_write(self) -> list[str]:
+    def st_write(self, leaf_read: bool = False) -> list[str]:
         got = self.target()
-        return [f"{got[0]} = {self.expr(got[1].kind)}"] if got else []
+        if got is None:
+            return []
+        read = self.element(got[1].kind) if leaf_read else None
+        value = self.expr(got[1].kind)
+        return [f"{got[0]} = {read[0]} + {value}" if read else f"{got[0]} = {value}"]
 
     def st_aug(self) -> list[str]:
         got = self.target()
