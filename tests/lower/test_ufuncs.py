@@ -1,0 +1,203 @@
+"""NumPy's ufuncs called by name, `np.where` and `.astype` inside lowered loops compute NumPy's dtypes and values:
+Numba's scalar implementations type and round their own way (int32 with float32 in float32, `sign` of an
+unsigned, float16 results), so each is compared with NumPy on every dtype group it has a loop for."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.lower.compare import WIDE, arrays, assert_like_numpy, broadcast_pair, jitted, shapes
+
+UNARY = """
+def unary(a):
+    r0 = np.exp(a)
+    r1 = np.log(a)
+    r2 = np.sqrt(a)
+    r3 = np.tanh(a)
+    r4 = np.sin(a)
+    r5 = np.cos(a)
+    r6 = np.abs(a)
+    r7 = np.negative(a)
+    r8 = np.square(a)
+    r9 = np.floor(a)
+    r10 = np.log1p(a)
+    r11 = np.expm1(a)
+    r12 = np.sign(a)
+    r13 = np.isnan(a)
+    r14 = np.isfinite(a)
+    return r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14
+"""
+INTEGER_UNARY = """
+def integer_unary(a):
+    r0 = np.abs(a)
+    r1 = np.negative(a)
+    r2 = np.square(a)
+    r3 = np.sqrt(a)
+    r4 = np.exp(a)
+    r5 = abs(a)
+    return r0, r1, r2, r3, r4, r5
+"""
+BINARY = """
+def binary(a, b):
+    r0 = np.maximum(a, b)
+    r1 = np.minimum(a, b)
+    r2 = np.fmax(a, b)
+    r3 = np.fmin(a, b)
+    r4 = np.arctan2(a, b)
+    r5 = np.hypot(a, b)
+    r6 = np.add(a, b)
+    r7 = np.multiply(a, b)
+    r8 = np.subtract(a, b)
+    r9 = np.logical_and(a, b)
+    return r0, r1, r2, r3, r4, r5, r6, r7, r8, r9
+"""
+INTEGER_BINARY = """
+def integer_binary(a, b):
+    r0 = np.maximum(a, b)
+    r1 = np.minimum(a, b)
+    r2 = np.add(a, b)
+    r3 = np.multiply(a, b)
+    return r0, r1, r2, r3
+"""
+WHERE = """
+def where(c, a, b):
+    r0 = np.where(c, a, b)
+    r1 = np.where(a > b, a - b, b)
+    r2 = np.where(c, a, 2)
+    return r0, r1, r2
+"""
+ASTYPE = """
+def astype(a):
+    r0 = a.astype(np.float32)
+    r1 = a.astype(np.float64)
+    r2 = a.astype(np.int8)
+    r3 = a.astype(np.uint8)
+    r4 = a.astype(np.int64)
+    r5 = a.astype(np.bool_)
+    r6 = a.astype(float)
+    r7 = a.astype(int) + 1
+    return r0, r1, r2, r3, r4, r5, r6, r7
+"""
+
+
+def _array(dtype: str, ndim: int = 2, **kwargs) -> st.SearchStrategy[np.ndarray]:
+    return shapes(ndim).flatmap(lambda s: arrays(dtype, s, **kwargs))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@settings(max_examples=20)
+@given(data=st.data())
+def test_unary_float_ufuncs(dtype, data):
+    assert_like_numpy(jitted(UNARY, dynamic=True), data.draw(_array(dtype)))
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64"] + (["uint32", "int16"] if WIDE else []))
+@settings(max_examples=15)
+@given(data=st.data())
+def test_unary_integer_ufuncs(dtype, data):
+    assert_like_numpy(jitted(INTEGER_UNARY, dynamic=True), data.draw(_array(dtype)))
+
+
+@pytest.mark.parametrize(("da", "db"), [("float32", "float32"), ("float64", "float32")])
+@settings(max_examples=20)
+@given(data=st.data())
+def test_binary_float_ufuncs_broadcast(da, db, data):
+    out, other = data.draw(broadcast_pair(2, 1))
+    assert_like_numpy(jitted(BINARY, dynamic=True), data.draw(arrays(da, out)), data.draw(arrays(db, other)))
+
+
+@pytest.mark.parametrize(("da", "db"), [("int8", "uint8"), ("int64", "int64")])
+@settings(max_examples=15)
+@given(data=st.data())
+def test_binary_integer_ufuncs(da, db, data):
+    out, other = data.draw(broadcast_pair(2, 2))
+    fn = jitted(INTEGER_BINARY, dynamic=True)
+    assert_like_numpy(fn, data.draw(arrays(da, out)), data.draw(arrays(db, other)))
+
+
+@pytest.mark.parametrize(("da", "db"), [("float32", "float32"), ("int8", "uint8")])
+@settings(max_examples=20)
+@given(data=st.data())
+def test_where(da, db, data):
+    out, other = data.draw(broadcast_pair(2, 1))
+    c = data.draw(arrays("bool", out[1:]))
+    assert_like_numpy(jitted(WHERE, dynamic=True), c, data.draw(arrays(da, out)), data.draw(arrays(db, other)))
+
+
+@pytest.mark.parametrize(("dtype", "values"), [
+    ("float64", st.floats(-127, 127)),  # in every target's range: C leaves other conversions undefined
+    ("float32", st.floats(-127, 127, width=32)),
+    ("int32", None),
+    ("bool", None),
+])
+@settings(max_examples=20)
+@given(data=st.data())
+def test_astype(dtype, values, data):
+    assert_like_numpy(jitted(ASTYPE, dynamic=True), data.draw(_array(dtype, values=values)))
+
+
+def test_float_astype_bool_counts_nan_as_true():
+    fn = jitted("def truth(a):\n    return a.astype(np.bool_)\n")
+    assert_like_numpy(fn, np.array([0.0, -0.0, np.nan, np.inf, 1e-300]))
+
+
+def test_abs_of_the_most_negative_integer_wraps():
+    assert_like_numpy(jitted(INTEGER_UNARY, dynamic=True), np.array([[-2**31, 2**31 - 1, 0]], np.int32))
+
+
+# -- regressions: each a class of bug found here (/work/briefs/lowering_findings.md) ----------------------------
+
+
+@pytest.mark.xfail(strict=True, reason="lowering bug 7: np.add(int32, float32) in a loop is Numba's float32 add")
+def test_named_ufuncs_compute_in_numpys_loop_dtype():
+    a, b = np.array([[2**31 - 1, 7, -2**31]], np.int32), np.array([-2.0, 3.0, 0.5], np.float32)
+    assert_like_numpy(jitted(INTEGER_BINARY, dynamic=True), a, b)
+
+
+@pytest.mark.xfail(strict=True, reason="lowering bug 7: np.true_divide(int8, int8) computed in float32")
+def test_named_true_divide_of_integers_is_float64():
+    fn = jitted("def divide(a, b):\n    return np.true_divide(a, b)\n")
+    assert_like_numpy(fn, np.array([1, -128, 127, 5], np.int8), np.array([-1, 0, 3, -2], np.int8))
+
+
+@pytest.mark.xfail(strict=True, reason="lowering bug 7: np.floor_divide/np.power by name skip NumPy's semantics")
+@pytest.mark.parametrize(("a", "b"), [
+    (np.array([np.inf, -np.inf, 5.0]), np.array([2.5, 2.5, np.inf])),  # floor_divide: nan, nan, 0
+    (np.array([1, 5], np.int8), np.array([3, -2], np.int8)),  # power: NumPy's ValueError
+])
+def test_named_floor_divide_and_power(a, b):
+    fn = jitted("def named(a, b):\n    return np.floor_divide(a, b), np.power(a, b)\n")
+    assert_like_numpy(fn, a, b)
+
+
+@pytest.mark.xfail(strict=True, reason="lowering bug 7: np.sign of uint8 255 is 255 (Numba's -1, wrapped)")
+def test_sign_of_unsigned():
+    assert_like_numpy(jitted("def sign(a):\n    return np.sign(a)\n"), np.array([0, 3, 255], np.uint8))
+
+
+@pytest.mark.xfail(strict=True, reason="lowering bug 7: np.fmod(int8) with a negative divisor (Numba's fmod)")
+def test_integer_fmod():
+    fn = jitted("def fmod(a, b):\n    return np.fmod(a, b)\n")
+    assert_like_numpy(fn, np.array([1, -128, 127, 5], np.int8), np.array([-1, 0, 3, -2], np.int8))
+
+
+@pytest.mark.xfail(strict=True, reason="lowering bug 8: np.exp(uint8 array) is float16 in NumPy, float32 here")
+@pytest.mark.filterwarnings("ignore::cuvil.PerformanceWarning")
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "bool"])
+def test_float16_results(dtype):
+    assert_like_numpy(jitted("def exp(a):\n    return np.exp(a)\n"), np.array([0, 1, 1], dtype))
+
+
+@pytest.mark.xfail(strict=True, reason="lowering bug 9: np.where with a bool branch is typed bool")
+@pytest.mark.parametrize("s", [np.True_, 3, np.float32(0.5)])
+def test_where_with_a_bool_branch(s):
+    fn = jitted("def where(a, s):\n    return np.where(a > 0, a, s)\n")
+    assert_like_numpy(fn, np.array([True, False, True]), s)
+    assert_like_numpy(fn, np.array([0, 7, 200], np.uint8), s)
+
+
+def test_builtin_abs_of_an_array():
+    assert_like_numpy(jitted("def absolute(a):\n    return abs(a)\n"), np.array([-1.5, 2.0, -0.0, np.nan]))
