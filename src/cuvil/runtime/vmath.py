@@ -1,0 +1,281 @@
+"""exp, log, tanh, erf and sigmoid for float32 and float64 that LLVM vectorizes inside the lowered loops, and
+the NaN-propagating maximum and minimum a vectorized reduction needs (issue 9 §7; lower/math.py chooses).
+
+Why not `np.exp` in the loop: Numba calls libm per element (pip's llvmlite has no SVML), so a fused loop runs
+at libm speed, 5-10x below NumPy's own SIMD loops. These are polynomials and rationals in plain arithmetic
+(coefficients in runtime/vmath_coefficients.py), with 2**k built from its bits: `np.int32(..).view(np.float32)`
+compiles to the same vector code as an llvmlite bitcast intrinsic (measured: same IR, same 0.44 ns/element),
+and needs no LLVM code of our own. Everything is a select, not a branch, so each one is straight-line code.
+
+Each is compiled with `error_model="numpy"` (a Python-semantics division has a ZeroDivisionError branch that
+stops vectorization) and `forceinline=True` (LLVM's inliner otherwise leaves tanh and erf as calls once they
+outgrow its threshold, and a call is never vectorized). The callee's own flags stay when it is inlined into a
+`fastmath=True` function, so the results do not change with the caller's options.
+
+NaN, infinities, signed zeros, overflow, underflow and subnormals behave as in NumPy. The error bounds, and
+which function is used by default, are in lower/math.py and measured by tests/lower/test_math.py. The plain
+Python functions below are the NumPy meaning of each, for reading and for running without Numba.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic, overload, register_jitable
+
+from . import vmath_coefficients as C
+
+_JIT: Any = {"error_model": "numpy", "forceinline": True, "nogil": True}
+F32 = np.float32
+F64 = np.float64
+_INF32, _NAN32 = F32(np.inf), F32(np.nan)
+_INF64, _NAN64 = F64(np.inf), F64(np.nan)
+
+
+def exp_f32(x):
+    return np.exp(F32(x))
+
+
+def exp_f64(x):
+    return np.exp(F64(x))
+
+
+def log_f32(x):
+    return np.log(F32(x))
+
+
+def log_f64(x):
+    return np.log(F64(x))
+
+
+def sigmoid_f32(x):  # as NumPy computes `1 / (1 + np.exp(-x))`: 0 once exp(-x) overflows
+    return F32(1) / (F32(1) + np.exp(-F32(x)))
+
+
+def sigmoid_f64(x):
+    return 1.0 / (1.0 + np.exp(-F64(x)))
+
+
+def tanh_f32(x):
+    return np.tanh(F32(x))
+
+
+def tanh_f64(x):
+    return np.tanh(F64(x))
+
+
+def tanh_f32_fast(x):  # fastmath=True only: a rational, several ulp
+    return np.tanh(F32(x))
+
+
+def erf_f32(x):  # NumPy has no erf: CPython's, rounded once
+    return F32(math.erf(F32(x)))
+
+
+def erf_f64(x):
+    return math.erf(F64(x))
+
+
+def maximum(a, b):  # np.maximum: NaN wins
+    return np.maximum(a, b)
+
+
+def minimum(a, b):
+    return np.minimum(a, b)
+
+
+@register_jitable(**_JIT)
+def horner(c, v):
+    """c[0] + c[1] v + c[2] v**2 ...: a loop over a constant tuple, fully unrolled and folded by LLVM."""
+    p = c[len(c) - 1]
+    for j in range(len(c) - 2, -1, -1):
+        p = p * v + c[j]
+    return p
+
+
+@register_jitable(**_JIT)
+def _scale_f32(y, kf):
+    """y * 2**kf for an integral kf in [-252, 254], as two factors so that a subnormal result rounds once."""
+    k = np.int32(kf)
+    k1 = k >> 1
+    return y * np.int32((k1 + 127) << 23).view(np.float32) * np.int32((k - k1 + 127) << 23).view(np.float32)
+
+
+@register_jitable(**_JIT)
+def _scale_f64(y, kf):
+    k = np.int64(kf)
+    k1 = k >> 1
+    return y * np.int64((k1 + 1023) << 52).view(np.float64) * np.int64((k - k1 + 1023) << 52).view(np.float64)
+
+
+def _kernel(stub, dtype):
+    """Registers `impl` as the compiled `stub` for one dtype; any other argument type is a typing error, so a
+    float64 never silently goes through float32 arithmetic."""
+    def register(impl):
+        @overload(stub, jit_options=_JIT)
+        def typed(x):
+            return impl if x == dtype else None
+
+        return impl
+
+    return register
+
+
+@_kernel(exp_f32, types.float32)
+def _exp_f32(x):
+    # Clamped so that 2**k stays within two float32 factors; -104 and 89 already give 0 and inf. NaN: last.
+    xc = x if x > F32(-104.0) else F32(-104.0)
+    xc = xc if xc < F32(89.0) else F32(89.0)
+    kf = np.rint(xc * C.LOG2E32)
+    r = (xc - kf * C.LN2_HI32) - kf * C.LN2_LO32
+    y = (r * r * horner(C.EXP32, r) + r) + F32(1.0)
+    y = _scale_f32(y, kf)
+    return x if x != x else y
+
+
+@_kernel(exp_f64, types.float64)
+def _exp_f64(x):
+    xc = x if x > -746.0 else -746.0
+    xc = xc if xc < 710.0 else 710.0
+    kf = np.rint(xc * C.LOG2E64)
+    r = (xc - kf * C.LN2_HI64) - kf * C.LN2_LO64
+    y = (r * r * horner(C.EXP64, r) + r) + 1.0
+    y = _scale_f64(y, kf)
+    return x if x != x else y
+
+
+@_kernel(log_f32, types.float32)
+def _log_f32(x):
+    # x = 2**k * m, m in [sqrt(1/2), sqrt(2)): the bias is added first so that k and m come from the bits
+    # directly; subnormals are scaled by 2**23 first.
+    tiny = x < F32(1.1754943508222875e-38)
+    xs = x * F32(8388608.0) if tiny else x
+    bias = F32(150.0) if tiny else F32(127.0)
+    ix = np.int64(np.float32(xs).view(np.int32)) + (0x3F800000 - 0x3F3504F3)
+    kf = F32(ix >> 23) - bias
+    f = np.int32((ix & 0x7FFFFF) + 0x3F3504F3).view(np.float32) - F32(1.0)
+    s = f / (F32(2.0) + f)
+    z = s * s
+    hfsq = F32(0.5) * f * f
+    y = s * (hfsq + z * horner(C.LOG32, z)) + kf * C.LN2_LO32 - hfsq + f + kf * C.LN2_HI32
+    y = y if x < _INF32 else x  # inf and NaN
+    y = -_INF32 if x == F32(0.0) else y
+    return _NAN32 if x < F32(0.0) else y
+
+
+@_kernel(log_f64, types.float64)
+def _log_f64(x):
+    tiny = x < 2.2250738585072014e-308
+    xs = x * 4503599627370496.0 if tiny else x
+    bias = 1075.0 if tiny else 1023.0
+    ix = np.float64(xs).view(np.int64) + (0x3FF0000000000000 - 0x3FE6A09E667F3BCD)
+    kf = F64(ix >> 52) - bias
+    f = np.int64((ix & 0xFFFFFFFFFFFFF) + 0x3FE6A09E667F3BCD).view(np.float64) - 1.0
+    s = f / (2.0 + f)
+    z = s * s
+    hfsq = 0.5 * f * f
+    y = s * (hfsq + z * horner(C.LOG64, z)) + kf * C.LN2_LO64 - hfsq + f + kf * C.LN2_HI64
+    y = y if x < _INF64 else x
+    y = -_INF64 if x == 0.0 else y
+    return _NAN64 if x < 0.0 else y
+
+
+@_kernel(sigmoid_f32, types.float32)
+def _sigmoid_f32(x):
+    return F32(1.0) / (F32(1.0) + exp_f32(-x))
+
+
+@_kernel(sigmoid_f64, types.float64)
+def _sigmoid_f64(x):
+    return 1.0 / (1.0 + exp_f64(-x))
+
+
+@intrinsic
+def _llvm_extreme(typingctx, a, b, which):
+    """llvm.maximum / llvm.minimum: NaN if either is NaN, and -0 < +0. LLVM vectorizes a reduction through
+    them (a `vector.reduce.fmaximum`); `max(m, x)` and every select form measured here stay scalar."""
+    if not (isinstance(a, types.Float) and a == b and isinstance(which, types.StringLiteral)):
+        return None
+    name = "llvm." + which.literal_value
+
+    def codegen(context, builder, sig, args):
+        ty = context.get_value_type(sig.return_type)
+        fn = builder.module.declare_intrinsic(name, [ty], ir.FunctionType(ty, [ty, ty]))
+        return builder.call(fn, args[:2])
+
+    return a(a, b, which), codegen
+
+
+@overload(maximum, jit_options=_JIT)
+def _maximum(a, b):
+    if isinstance(a, types.Float) and a == b:
+        return lambda a, b: _llvm_extreme(a, b, "maximum")
+    return None
+
+
+@overload(minimum, jit_options=_JIT)
+def _minimum(a, b):
+    if isinstance(a, types.Float) and a == b:
+        return lambda a, b: _llvm_extreme(a, b, "minimum")
+    return None
+
+
+
+@_kernel(tanh_f32, types.float32)
+def _tanh_f32(x):
+    # A polynomial near 0; 1 - 2 / (exp(2|x|) + 1) beyond, where the cancellation is mild (tanh > 0.66).
+    t = abs(x)
+    z = x * x
+    small = x + x * (z * horner(C.TANH32, z))
+    big = F32(1.0) - F32(2.0) / (exp_f32(t + t) + F32(1.0))
+    big = -big if x < F32(0.0) else big
+    y = small if t < C.TANH_SMALL32 else big
+    return x if x == F32(0.0) else y  # -0.0 stays -0.0 (x + x * -0.0 is +0.0)
+
+
+@_kernel(tanh_f64, types.float64)
+def _tanh_f64(x):
+    t = abs(x)
+    z = x * x
+    small = x + x * (z * horner(C.TANH64, z))
+    big = 1.0 - 2.0 / (exp_f64(t + t) + 1.0)
+    big = -big if x < 0.0 else big
+    y = small if t < C.TANH_SMALL64 else big
+    return x if x == 0.0 else y
+
+
+@_kernel(tanh_f32_fast, types.float32)
+def _tanh_f32_fast(x):
+    xc = C.TANH_FAST_CLAMP32 if x > C.TANH_FAST_CLAMP32 else x  # NaN stays NaN
+    xc = -C.TANH_FAST_CLAMP32 if xc < -C.TANH_FAST_CLAMP32 else xc
+    z = xc * xc
+    y = xc * horner(C.TANH_FAST_P32, z) / horner(C.TANH_FAST_Q32, z)
+    y = F32(1.0) if y > F32(1.0) else y  # the rational overshoots 1 by an ulp near the clamp
+    return F32(-1.0) if y < F32(-1.0) else y
+
+
+@_kernel(erf_f32, types.float32)
+def _erf_f32(x):
+    # A polynomial near 0; 1 - exp(-t**2) * P(t) / Q(t) beyond, t clamped where erf is 1 (and NaN kept).
+    t = abs(x)
+    z = x * x
+    small = x + x * horner(C.ERF32, z)
+    tc = C.ERFC_CLAMP32 if t > C.ERFC_CLAMP32 else t
+    big = F32(1.0) - exp_f32(-(tc * tc)) * (horner(C.ERFC_P32, tc) / horner(C.ERFC_Q32, tc))
+    big = -big if x < F32(0.0) else big
+    return small if t < F32(C.ERF_SMALL) else big
+
+
+@_kernel(erf_f64, types.float64)
+def _erf_f64(x):
+    t = abs(x)
+    z = x * x
+    small = x + x * horner(C.ERF64, z)
+    tc = C.ERFC_CLAMP64 if t > C.ERFC_CLAMP64 else t
+    big = 1.0 - exp_f64(-(tc * tc)) * (horner(C.ERFC_P64, tc) / horner(C.ERFC_Q64, tc))
+    big = -big if x < 0.0 else big
+    return small if t < C.ERF_SMALL else big
