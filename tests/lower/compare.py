@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -37,8 +38,8 @@ def jitted(source: str, **options: Any) -> Any:
     return cuvil.jit(define(source, env={"np": np}), **options)
 
 
-def elements(dtype: str, special: bool = True) -> st.SearchStrategy:
-    """Any value of `dtype` (so narrow integers wrap); floats finite and moderate, or also NaN and ±inf."""
+def elements(dtype: str, special: bool = True, bound: float = 1e4) -> st.SearchStrategy:
+    """Any value of `dtype` (so narrow integers wrap); floats finite within ±bound, or also NaN and ±inf."""
     kind = np.dtype(dtype).kind
     if kind == "b":
         return st.booleans()
@@ -46,7 +47,7 @@ def elements(dtype: str, special: bool = True) -> st.SearchStrategy:
         info = np.iinfo(dtype)
         return st.integers(int(info.min), int(info.max))
     width = np.dtype(dtype).itemsize * 8
-    finite = st.floats(-1e4, 1e4, width=width)
+    finite = st.floats(-bound, bound, width=width)
     if not special:
         return finite
     return finite | st.sampled_from([math.nan, math.inf, -math.inf, 0.0, -0.0])
@@ -74,7 +75,8 @@ def outcome(fn: Callable, *args: Any) -> tuple[str, Any]:
     the caller of compiled code either."""
     args = tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args)
     try:
-        with np.errstate(all="ignore"):
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # NumPy's "Mean of empty slice"
             return "value", fn(*args)
     except Exception as exc:  # noqa: BLE001 (compared with the other side)
         return "raise", (type(exc), str(exc))
