@@ -80,7 +80,7 @@ class LoopWriter:
             self.enter(("i", "j"), [(outer, "i"), (inner, "j")])
             body = [line for _ in range(self.s.pick([1, 2])) for line in self.statement()]
             lines += self.indent([inner, *self.indent(body)])
-        return lines
+        return lines if len(lines) > 1 else [outer, INDENT + "pass"]
 
     def header(self, v: str, axis: int) -> str:
         s = self.s
