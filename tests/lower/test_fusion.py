@@ -1,0 +1,163 @@
+"""Chains of array statements that fusion merges (lower/fuse.py) compute what NumPy computes, statement by
+statement: a row softmax, layer-norm-style mean and variance, GELU with `x ** 3`, a 3-op chain, a temporary that
+is used again later (it must be kept), a name rebound. Each runs serially and under `parallel=True`, and on one
+dispatcher across shapes that change between calls (first call with static dims, guard hit, guard miss with
+dims made dynamic)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cuvil
+from tests.lower.compare import arrays, assert_like_numpy, jitted, shapes
+
+CHAINS = {
+    "softmax": """
+def softmax(x):
+    m = np.max(x, axis=1, keepdims=True)
+    e = np.exp(x - m)
+    return e / np.sum(e, axis=1, keepdims=True)
+""",
+    "softmax_methods": """
+def softmax_methods(x):
+    m = x.max(axis=-1, keepdims=True)
+    e = np.exp(x - m)
+    s = e.sum(axis=-1, keepdims=True)
+    out = e / s
+    return out
+""",
+    "layernorm": """
+def layernorm(x):
+    mu = np.mean(x, axis=-1, keepdims=True)
+    d = x - mu
+    var = np.mean(d * d, axis=-1, keepdims=True)
+    return d / np.sqrt(var + 1e-5)
+""",
+    "gelu": """
+def gelu(x):
+    return 0.5 * x * (1.0 + np.tanh(0.7978845608 * (x + 0.044715 * x ** 3)))
+""",
+    "chain3": """
+def chain3(x):
+    t = x * 1.5
+    u = t + x
+    return np.exp(-u) * 2.0
+""",
+    "center": """
+def center(x):
+    return x - x.mean()
+""",
+    "variance": """
+def variance(x):
+    m = np.mean(x, axis=0, keepdims=True)
+    return np.mean((x - m) ** 2, axis=0)
+""",
+    "kept_temporary": """
+def kept_temporary(x):
+    t = x * 2.0
+    u = t + 1.0
+    return u, t
+""",
+    "rebound": """
+def rebound(x):
+    t = x * 2.0
+    t = t + x
+    t = np.sqrt(t * t)
+    return t
+""",
+}
+PARALLEL = ["softmax", "layernorm", "gelu", "chain3"]
+
+
+def _x(dtype: str, ndim: int) -> st.SearchStrategy[np.ndarray]:
+    """Finite values: NaN and inf in reductions are test_reductions.py's."""
+    return shapes(ndim, one_empty_dim=True).flatmap(lambda s: arrays(dtype, s, special=False))
+
+
+@pytest.mark.parametrize("name", list(CHAINS))
+@settings(max_examples=20)
+@given(data=st.data())
+def test_chain_matches_numpy(name, data):
+    x = data.draw(_x("float32", 1 if name == "gelu" else 2))
+    assert_like_numpy(jitted(CHAINS[name], dynamic=True), x, reduced=x)
+
+
+@pytest.mark.parametrize("name", PARALLEL)
+@settings(max_examples=20)
+@given(data=st.data())
+def test_chain_matches_numpy_in_parallel(name, data):
+    x = data.draw(_x("float64", 1 if name == "gelu" else 2))
+    assert_like_numpy(jitted(CHAINS[name], dynamic=True, parallel=True), x, reduced=x)
+
+
+@pytest.mark.parametrize("name", ["softmax", "layernorm", "variance"])
+def test_chain_across_shapes_on_one_dispatcher(name):
+    """First call (static dims), guard hit, a miss on dim 0, a miss on dim 1, a hit on the fully dynamic variant;
+    size-1 and 0-size dims among them."""
+    fn = cuvil.jit(jitted(CHAINS[name]).py_func)
+    rng = np.random.default_rng(0)
+    calls = [((4, 5), 1), ((4, 5), 1), ((3, 5), 2), ((2, 7), 3), ((6, 1), 3), ((1, 6), 3), ((0, 3), 3)]
+    for shape, compiles in calls:
+        x = rng.standard_normal(shape).astype(np.float32)
+        assert_like_numpy(fn, x, reduced=x)
+        assert len(cuvil.explain(fn).compiles) == compiles, shape
+
+
+def test_gelu_across_lengths():
+    fn = cuvil.jit(jitted(CHAINS["gelu"]).py_func, parallel=True)
+    for n, compiles in [(7, 1), (7, 1), (1, 2), (0, 2), (33, 2)]:
+        x = np.linspace(-4, 4, n, dtype=np.float32)
+        assert_like_numpy(fn, x)
+        assert len(cuvil.explain(fn).compiles) == compiles, n
+
+
+# -- the Plan -------------------------------------------------------------------------------------------------
+
+
+def _regions(fn, kind: str) -> list[str]:
+    return [line for line in fn.source("plan").splitlines() if f" {kind} " in line]
+
+
+def test_row_softmax_is_one_parallel_nest_without_temporaries():
+    """Five NumPy statements' worth of passes become one loop over rows; the only array made is the result."""
+    fn = cuvil.jit(jitted(CHAINS["softmax"]).py_func, parallel=True)
+    x = np.random.default_rng(1).standard_normal((8, 16)).astype(np.float32)
+    assert_like_numpy(fn, x)
+    nests, allocs = _regions(fn, "ParallelNest"), _regions(fn, "Alloc")
+    assert len(nests) == 1 and len(allocs) == 1, fn.source("plan")
+    output = allocs[0].split(" Alloc ")[1].split(":")[0]
+    assert f"writes {output}" in nests[0] and "reads x" in nests[0]
+    assert fn.source().count("np.empty(") == 1
+
+
+@pytest.mark.parametrize(("source", "reduces"), [
+    ("def scale(a, b):\n    return a * b + 1.0\n", False),
+    ("def rows(a, b):\n    return np.sum(a, axis=1)\n", False),
+    ("def total(a, b):\n    return np.sum(a * b)\n", True),
+])
+def test_parallel_code_is_a_parallel_nest(source, reduces):
+    fn = jitted(source, parallel=True)
+    x = np.ones((3, 4), np.float32)
+    assert_like_numpy(fn, x, x)
+    nests = _regions(fn, "ParallelNest")
+    assert len(nests) == 1, fn.source("plan")
+    assert ("reduce " in nests[0]) == reduces
+    assert not _regions(jitted(source), "ParallelNest")  # serially: no parallel region
+
+
+# -- regressions: each a class of bug found here (/work/briefs/lowering_findings.md) ----------------------------
+
+
+@pytest.mark.xfail(strict=True, reason="lowering bug 13: with dynamic dims an extent reads a temporary fusion "
+                                       "scalarized: NameError '_t0'")
+@pytest.mark.parametrize("source", [
+    "def spread(x):\n    return np.max(x, axis=1) - np.min(x, axis=1)\n",
+    "def unit_rows(x):\n    n = np.sqrt(np.sum(x * x, axis=1, keepdims=True))\n    return x / n\n",
+])
+def test_two_row_reductions_combined_after_a_guard_miss(source):
+    fn = cuvil.jit(jitted(source).py_func)
+    assert_like_numpy(fn, np.arange(6.0).reshape(2, 3))  # static dims: fine
+    assert_like_numpy(fn, np.arange(12.0).reshape(3, 4))  # a guard miss: dims dynamic
