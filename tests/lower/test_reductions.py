@@ -167,3 +167,10 @@ def test_float32_reduction_overflows_as_numpy(name):
     fn = jitted(f"def reduce(a):\n    return np.{name}(a)\n")
     values = [1e20, 1e20, 1e-20] if name == "prod" else [3e38, 3e38, -3e38]
     assert_like_numpy(fn, np.array(values, np.float32))
+
+
+@pytest.mark.xfail(strict=True, reason="lowering bug 20: reductions along an axis in a tuple are left to Numba, "
+                                       "which has no axis= for max/min")
+def test_reductions_in_a_tuple():
+    fn = jitted("def bounds(x):\n    return x.max(axis=0), x.min(axis=0)\n")
+    assert_like_numpy(fn, np.arange(6.0).reshape(2, 3))
