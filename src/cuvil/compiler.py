@@ -30,7 +30,7 @@ from .codegen.bindings import Binding, Callee, Import, Injected, Literal, bind
 from .codegen.cpu import FunctionUnit, PythonPow, line_map, module_source, print_plan
 from .codegen.specialize import StaticDims
 from .codegen.updates import InplaceUpdates, ufunc_arity
-from .errors import CuvilError, CuvilInternalError, CuvilSyntaxError, CuvilTypeError
+from .errors import CuvilError, CuvilInternalError, CuvilShapeError, CuvilSyntaxError, CuvilTypeError
 from .frontend.captures import MISSING, is_builtin, lookup
 from .frontend.parse import parse
 from .frontend.source import Source, get_source
@@ -188,7 +188,8 @@ class _Module:
         program = Program({u.name: u.function for u in self.units}, self.units[0].name, tuple(params),
                           self.spec.args, self.spec.shapes,
                           lambda: {name: _global(name, b) for name, b in self.names.items()},
-                          {name: _value_type(b) for name, b in self.names.items()})
+                          {name: _value_type(b) for name, b in self.names.items()},
+                          {u.name: u.filename for u in self.units})
         lowered = lower_program(program, self.options, self.timer.stage, self.runtime_name, self.spec.as_written)
         with self.timer.stage("codegen"):
             for k, unit in enumerate(self.units):
@@ -219,7 +220,7 @@ class _Module:
         error = checked.error
         if error is not None:
             line = error.line or source.first_line
-            raise CuvilTypeError(error.message, source.filename, line, source.line(line), error.argument)
+            raise CuvilShapeError(error.message, source.filename, line, source.line(line), error.argument)
         names = {n: self.intrinsic(n, function, used=False) for n in ("inplace_value", "pow_exponent")}
         updates = InplaceUpdates(function, checked.inplace, **names, arity=ufunc_arity(self.names))
         updated = function.visit(updates)

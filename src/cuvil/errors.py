@@ -54,6 +54,11 @@ class CuvilTypeError(CuvilError, TypeError):
         return f"{self.filename}:{self.lineno}: {self.message}{line}"
 
 
+class CuvilShapeError(CuvilTypeError, ValueError):
+    """Shapes that certainly disagree (broadcasting 3 against 4) in a statement that runs on every path: found
+    when compiling, at the user's line. A ValueError too, as NumPy raises for them."""
+
+
 class CuvilInternalError(CuvilError, RuntimeError):
     """A bug in Cuvil. Names the stage that failed; the original exception is chained."""
 

@@ -270,10 +270,10 @@ class Rules:
             return Array(dtype, 1 if "axis" not in keywords else getattr(array, "ndim", 1))
         axis = keywords.get("axis")
         ndim = array.ndim if isinstance(array, Array) else 0
-        if axis is None or isinstance(axis, cst.Name) and axis.value == "None":
-            return Scalar(dtype)
         keep = keywords.get("keepdims")
         kept = isinstance(keep, cst.Name) and keep.value == "True"
+        if axis is None or isinstance(axis, cst.Name) and axis.value == "None":
+            return Array(dtype, ndim) if kept and ndim else Scalar(dtype)
         if isinstance(axis, cst.Tuple):
             out = ndim if kept else ndim - len(axis.elements)
         else:
@@ -308,8 +308,7 @@ class Rules:
             return Array(target, first.ndim) if isinstance(first, Array) else Scalar(target)
         if name == "where" and len(args) == 3:
             branches = [self.of(args[1]), self.of(args[2])]
-            result = ufunc_result("add", branches) if "bool" not in {getattr(b, "dtype", "") for b in branches} \
-                else ufunc_result("logical_or", branches)
+            result = ufunc_result("add", branches)  # NumPy's where promotes its branches as add resolves them
             cond = self.of(args[0])
             ndim = max([t.ndim for t in (cond, *branches) if isinstance(t, Array)], default=0)
             dtype = getattr(result, "dtype", None)

@@ -86,9 +86,9 @@ def dtype_of(t: Type) -> str | None:
     return t.dtype if isinstance(t, Scalar | Array) else None
 
 
-def _operand(t: Scalar | Array) -> np.dtype | type:
+def operand(t: Scalar | Array) -> np.dtype | type:
     """What `ufunc.resolve_dtypes` takes for an operand: a dtype, or a Python type for a weak scalar."""
-    if isinstance(t, Scalar) and t.weak:
+    if isinstance(t, Scalar) and t.weak and t.dtype != "bool":  # NEP 50: a Python bool is simply np.bool_
         return _WEAK_SAMPLE[t.dtype]
     return np.dtype(t.dtype)
 
@@ -109,7 +109,7 @@ def ufunc_result(name: str, operands: Sequence[Type]) -> Type:
     if ndim is None and all(isinstance(t, Scalar) and t.weak for t in ops):
         return _python(name, ops)  # type: ignore[arg-type]
     try:
-        resolved = ufunc.resolve_dtypes((*(_operand(t) for t in ops), *([None] * ufunc.nout)))
+        resolved = ufunc.resolve_dtypes((*(operand(t) for t in ops), *([None] * ufunc.nout)))
     except (TypeError, ValueError, OverflowError):
         return _refusal(name, ops)
     outs = [np.dtype(d).name for d in resolved[ufunc.nin:]]

@@ -31,7 +31,7 @@ from ..analysis.type_rules import Types
 from ..analysis.types import Array, Scalar, Type
 from ..cfg.uses import reads_in
 from ..normalize.names import Fresh, assigned_names
-from ..normalize.origins import origin_of, with_origin
+from ..normalize.origins import origin_of
 from .nest import Alloc, Nest, Stmts, assign, line, loop, subscript
 from .reductions import REDUCTIONS, Reduction
 
@@ -204,10 +204,12 @@ class _Statement:
         if result_dtype is None:
             raise NotLowered
         if axis is None:
-            return self.whole(spec, value, variables, extents, keys, pre, result_dtype, numpy, into)
+            return self.whole(spec, value, variables, extents, keys, pre, result_dtype, numpy, into,
+                              found.keepdims)
         return self.along(spec, found, value, variables, extents, keys, pre, axis, result_dtype, numpy, into)
 
-    def whole(self, spec, value, variables, extents, keys, pre, dtype, numpy, into) -> cst.BaseExpression:
+    def whole(self, spec, value, variables, extents, keys, pre, dtype, numpy, into,
+              keepdims=False) -> cst.BaseExpression:
         acc = self.l.fresh("_acc")
         pieces = spec.pieces(acc, value, dtype, numpy, self.l.fresh, self.line, self.l.intrinsic,
                              _product(extents))
@@ -215,7 +217,12 @@ class _Statement:
         for var, extent in reversed(list(zip(variables[1:], extents[1:]))):
             body = [loop(var, cst.Name(extent), body, self.line)]
         result = into or self.l.fresh("_r")
-        post = [*pieces.finish, assign(cst.Name(result), pieces.result, self.line)]
+        value_of = pieces.result
+        if keepdims:  # NumPy keeps every dim, as 1: an array of one element
+            ones = cst.Tuple([cst.Element(cst.Integer("1")) for _ in variables])
+            value_of = cst.Call(cst.Attribute(cst.Name(numpy), cst.Name("full")),
+                                [cst.Arg(ones), cst.Arg(value_of), cst.Arg(_dtype(numpy, dtype))])
+        post = [*pieces.finish, assign(cst.Name(result), value_of, self.line)]
         self.nests.append(Nest(self.line, [*pre, *pieces.check, *pieces.init], [], variables[0],
                                cst.Name(extents[0]), keys[0], body, post,
                                {result, acc, *extents, *pieces.names, *_bound(pre)}))
@@ -250,11 +257,7 @@ class _Statement:
         out_keys = [keys[k] if k != axis else "1" for k in range(len(keys))] if found.keepdims \
             else [keys[k] for k in kept]
         alloc = Alloc(out, tuple(out_dims), dtype, allocation, tuple(out_keys))
-        others: list[cst.BaseExpression] = [cst.Name(extents[k]) for k in kept]
-        check = [with_origin(cst.If(cst.Comparison(_product_of(others), [cst.ComparisonTarget(
-            cst.GreaterThan(), cst.Integer("0"))]), cst.IndentedBlock(pieces.check)), self.line)] \
-            if pieces.check else []  # an empty output reduces nothing: no error
-        self.nests.append(Nest(self.line, [*pre, *check, allocation], [alloc], variables[first],
+        self.nests.append(Nest(self.line, [*pre, *pieces.check, allocation], [alloc], variables[first],
                                cst.Name(extents[first]), keys[first], body, [], {out, *extents, *_bound(pre)}))
         return cst.Name(out)
 

@@ -24,10 +24,13 @@ import libcst as cst
 import numpy as np
 
 from ..analysis.type_rules import _OPERATORS, Types
-from ..analysis.types import _WEAK_SAMPLE, Array, Refused, Scalar, Type
+from ..analysis.types import Array, Refused, Scalar, Type, operand
 
 _NATIVE = frozenset({"int64", "float64", "complex128", "bool"})  # what Numba computes Python numbers in
 _NUMPY_SEMANTICS = {"true_divide": "true_divide", "floor_divide": "floor_divide", "remainder": "remainder"}
+_INTEGER_SEMANTICS = frozenset({"fmod", "sign"})
+_UFUNC_CALLS = {f"cuvil.runtime.elementwise.{name}": name  # the lowering's calls, NumPy's ufuncs by other names
+                for name in ("true_divide", "floor_divide", "remainder", "power")}
 _COMPARISONS = {
     cst.LessThan: "less", cst.LessThanEqual: "less_equal", cst.GreaterThan: "greater",
     cst.GreaterThanEqual: "greater_equal", cst.Equal: "equal", cst.NotEqual: "not_equal",
@@ -44,8 +47,7 @@ def _inputs(ufunc: str, operands: list[Type]) -> list[str] | None:
         return None
     if all(isinstance(t, Scalar) and t.weak for t in operands):
         return None  # Python numbers with Python numbers: Numba's int64/float64 already are CPython's
-    args = [_WEAK_SAMPLE[t.dtype] if isinstance(t, Scalar) and t.weak else np.dtype(t.dtype)  # type: ignore[union-attr]
-            for t in operands]
+    args = [operand(t) for t in operands]  # type: ignore[arg-type]
     fn = getattr(np, ufunc)
     try:
         resolved = fn.resolve_dtypes((*args, *([None] * fn.nout)))
@@ -54,12 +56,14 @@ def _inputs(ufunc: str, operands: list[Type]) -> list[str] | None:
     return [np.dtype(d).name for d in resolved[: fn.nin]]
 
 
-def _needs(t: Type, dtype: str) -> bool:
-    """An operand of type `t` must be converted to `dtype` explicitly for Numba to use that dtype."""
+def _needs(t: Type, dtype: str, strict: bool = False) -> bool:
+    """An operand of type `t` must be converted to `dtype` explicitly for Numba to use that dtype. Operators
+    convert narrow operands to float64 and int64 by themselves; ufunc calls (`strict`) do not: Numba types
+    `np.add(int32, float32)` as float32."""
     if isinstance(t, Scalar) and t.weak:
         return dtype != t.dtype or dtype not in _NATIVE
     current = t.dtype if isinstance(t, Scalar | Array) else None
-    return current != dtype and dtype not in ("float64", "int64", "complex128")
+    return current != dtype and (strict or dtype not in ("float64", "int64", "complex128"))
 
 
 def _cast(node: cst.BaseExpression, dtype: str, array: bool, numpy: str) -> cst.BaseExpression:
@@ -100,7 +104,7 @@ class Casts(cst.CSTTransformer):
         self.intrinsic = intrinsic  # (module, name) → its name in the module
 
     def _convert(self, original: list[cst.BaseExpression], updated: list[cst.BaseExpression],
-                 ufunc: str, compare: bool = False) -> list[cst.BaseExpression]:
+                 ufunc: str, compare: bool = False, strict: bool = False) -> list[cst.BaseExpression]:
         kinds = [self.types.of(o) for o in original]
         inputs = _inputs(ufunc, kinds)
         if inputs is None:
@@ -113,7 +117,7 @@ class Casts(cst.CSTTransformer):
                 # NumPy refuses a Python int its integer operand's dtype cannot hold (OverflowError)
                 name = self.intrinsic("cuvil.runtime.elementwise", "python_int_as")
                 out.append(cst.Call(cst.Name(name), [cst.Arg(node), cst.Arg(_dtype(self.numpy(), dtype))]))
-            elif _needs(kind, dtype):
+            elif _needs(kind, dtype, strict):
                 out.append(self._call(node, dtype, isinstance(kind, Array)))
             else:
                 out.append(node)
@@ -220,18 +224,21 @@ class Casts(cst.CSTTransformer):
                     arg = arg.with_changes(value=cst.Call(cst.Name("float"), [cst.Arg(arg.value)]))
                 args.append(arg)
             return updated.with_changes(args=args)
-        if name.startswith("numpy.") and isinstance(getattr(np, name[6:], None), np.ufunc):
-            ufunc = getattr(np, name[6:])
+        ufunc_name = _UFUNC_CALLS.get(name) or (name[6:] if name.startswith("numpy.") else None)
+        ufunc = getattr(np, ufunc_name, None) if ufunc_name else None
+        if isinstance(ufunc, np.ufunc) and ufunc.nout == 1:
+            assert ufunc_name is not None
             originals = [a.value for a in original.args if a.keyword is None][: ufunc.nin]
-            if len(originals) == ufunc.nin:
-                converted = self._convert(originals, [a.value for a in positional[: ufunc.nin]], name[6:])
-                args = list(updated.args)
-                k = 0
-                for i, arg in enumerate(args):
-                    if arg.keyword is None and k < len(converted):
-                        args[i] = arg.with_changes(value=converted[k])
-                        k += 1
-                return self._wrap(original, updated.with_changes(args=args))
+            if len(originals) == ufunc.nin and len(positional) == len(updated.args):
+                converted = self._convert(originals, [a.value for a in positional[: ufunc.nin]], ufunc.__name__,
+                                          strict=True)
+                semantics = _NUMPY_SEMANTICS.get(ufunc.__name__)
+                if ufunc.__name__ in _INTEGER_SEMANTICS and all(
+                        np.dtype(getattr(self.types.of(o), "dtype", "float64")).kind in "iub" for o in originals):
+                    semantics = ufunc.__name__  # Numba's integer fmod and unsigned sign are not NumPy's
+                func = cst.Name(self.intrinsic("cuvil.runtime.elementwise", semantics)) if semantics else \
+                    updated.func  # NumPy's division and power (inf, nan, 0, ValueError), as for `/`
+                return self._wrap(original, updated.with_changes(func=func, args=[cst.Arg(c) for c in converted]))
         return updated
 
 

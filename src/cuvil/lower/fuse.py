@@ -173,9 +173,11 @@ def _scalarize(nest: Nest, name: str) -> Nest:
                 return cst.Name(scalar)
             return updated
 
-    row = [s.visit(Replace()) for s in nest.row]
-    return dataclasses.replace(nest, row=row, allocs=[a for a in nest.allocs if a.name != name],  # type: ignore[arg-type]
-                               pre=[s for s in nest.pre if not _allocates(s, name)])
+    mine = next(a for a in nest.allocs if a.name == name)
+    shape = _ShapeOf(name, mine.shape)  # what read its shape reads its extents now
+    row: Stmts = [s.visit(shape).visit(Replace()) for s in nest.row]  # type: ignore[misc,union-attr]
+    pre: Stmts = [s.visit(shape) for s in nest.pre if not _allocates(s, name)]  # type: ignore[misc]
+    return dataclasses.replace(nest, row=row, allocs=[a for a in nest.allocs if a.name != name], pre=pre)
 
 
 def _allocates(stmt: cst.BaseStatement, name: str) -> bool:

@@ -13,16 +13,20 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import linecache
 from collections.abc import Callable, Mapping
 
 import libcst as cst
 
 from ..analysis import shapes
 from ..analysis.type_rules import Types
-from ..analysis.types import UNKNOWN, Scalar, Type, of_value
+from ..analysis.types import UNKNOWN, Array, Scalar, Type, of_value
+from ..cfg.build import all_statements
 from ..cfg.effects import Calls, Global
 from ..cfg.program import analyze_program
+from ..errors import CuvilTypeError
 from ..normalize.names import Fresh, all_names, assigned_names
+from ..normalize.origins import origin_of
 from ..options import Options
 from .arrays import Lowering
 from .blocks import lower_arrays
@@ -54,6 +58,7 @@ class Program:
     shapes: tuple[tuple[int | None, ...] | None, ...]
     globals: Callable[[], Mapping[str, Global]]  # called again after the lowering bound names of its own
     values: Mapping[str, Type]
+    filenames: Mapping[str, str] = dataclasses.field(default_factory=dict)  # each function's user file
 
 
 def lower_program(program: Program, options: Options, stage: Stage, intrinsic: Intrinsic,
@@ -65,6 +70,8 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     signature = shapes.signature_shapes(params, program.shapes)
     with stage("analyze"):
         typed = _types(functions, entry, dict(zip(params, args)), program.globals(), program.values)
+        for name, types in typed.items():
+            _refuse_float16(functions[name], types, program.filenames.get(name))
     with stage("codegen"):
         for name, types in typed.items() if not as_written else ():
             fn = functions[name]
@@ -91,6 +98,38 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     words = [f"{name} {d.describe()}" for name in functions for d in analyses[name].loops]
     writes = tuple(params[k] for k in sorted(analyses[entry].summary.writes))
     return Lowered(plans, words, writes)
+
+
+def _refuse_float16(fn: cst.FunctionDef, types: Types, filename: str | None) -> None:
+    """NumPy gives float16 for some operations on small integers (`np.exp(uint8_array)`); Numba's CPU target
+    has no float16. Say so at the line rather than answer in another dtype."""
+    for stmt in all_statements(fn.body):
+        for node in _expressions(stmt):
+            kind = types.of(node)
+            if isinstance(kind, Scalar | Array) and kind.dtype == "float16":
+                line = origin_of(stmt)
+                text = linecache.getline(filename, line) if filename and line else None
+                raise CuvilTypeError("this gives a float16 result (NumPy's type for it), which the CPU target "
+                                     "does not support yet; convert the operand first, e.g. "
+                                     "x.astype(np.float32)", filename, line, text)
+
+
+def _expressions(stmt: cst.BaseStatement) -> list[cst.BaseExpression]:
+    """The expressions a statement evaluates itself (a compound statement: its header)."""
+    found: list[cst.BaseExpression] = []
+    header = stmt.test if isinstance(stmt, cst.If | cst.While) else stmt.iter if isinstance(stmt, cst.For) \
+        else stmt if isinstance(stmt, cst.SimpleStatementLine) else None
+    if header is None:
+        return found
+
+    class Collect(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if isinstance(node, cst.BaseExpression):
+                found.append(node)
+            return True
+
+    header.visit(Collect())
+    return found
 
 
 def _numbers(types: Types) -> Callable[[cst.BaseExpression], bool]:

@@ -107,10 +107,11 @@ def _accumulator(dtype: str) -> str:
 class _Sum:
     start: int
     operator: type[cst.BaseAugOp]
+    widen: bool  # accumulate float32 in float64 (sums: NumPy's pairwise sum is about that accurate)
 
     def pieces(self, acc: str, value: cst.BaseExpression, dtype: str, numpy: str, fresh: Fresh,
                origin: int | None, intrinsic: Intrinsic, count: cst.BaseExpression) -> Pieces:
-        wide = _accumulator(dtype)
+        wide = _accumulator(dtype) if self.widen else dtype
         init: Stmts = [assign(cst.Name(acc), _cast(numpy, wide, cst.Integer(str(self.start))), origin)]
         update: Stmts = [line(cst.AugAssign(cst.Name(acc), self.operator(), value), origin)]
         result = cst.Name(acc) if wide == dtype else _cast(numpy, dtype, cst.Name(acc))
@@ -147,9 +148,9 @@ class _Extreme:
             start = cst.Name("False" if self.largest else "True")
         else:
             info = np.iinfo(dtype)
-            start = cst.Integer(str(info.min if self.largest else info.max))
-            if int(start.value) < 0:
-                start = cst.UnaryOperation(cst.Minus(), cst.Integer(str(-int(start.value))))
+            bound = int(info.min if self.largest else info.max)
+            start = cst.Integer(str(bound)) if bound >= 0 else \
+                cst.UnaryOperation(cst.Minus(), cst.Integer(str(-bound)))
         init: Stmts = [assign(cst.Name(acc), _cast(numpy, dtype, start), origin)]
         pick = cst.Call(cst.Name("max" if self.largest else "min"), [cst.Arg(cst.Name(acc))])
         if kind != "f":
@@ -167,8 +168,8 @@ class _Extreme:
 
 
 REDUCTIONS = {
-    "sum": _Sum(0, cst.AddAssign),
-    "prod": _Sum(1, cst.MultiplyAssign),
+    "sum": _Sum(0, cst.AddAssign, True),
+    "prod": _Sum(1, cst.MultiplyAssign, False),  # NumPy multiplies float32 in float32, overflow and all
     "mean": _Mean(),
     "max": _Extreme(True),
     "min": _Extreme(False),

@@ -45,6 +45,14 @@ def python_int_as(value, dtype):
     return dtype(value)
 
 
+def fmod(a, b):
+    return np.fmod(a, b)
+
+
+def sign(a):
+    return np.sign(a)
+
+
 def numpy_refuses(operand, message):
     """An operation NumPy has no loop for (`bool - bool`): NumPy's TypeError, when it runs."""
     raise TypeError(message)
@@ -96,6 +104,28 @@ def _python_int_as(value, dtype):
         return dtype(value)
 
     return impl
+
+
+@overload(fmod, jit_options=_NUMPY)
+def _fmod(a, b):
+    if isinstance(a, types.Integer) and isinstance(b, types.Integer):
+        def integers(a, b):  # C's fmod: the remainder takes the sign of the dividend; NumPy's 0 for b == 0
+            if b == 0:
+                return a - a
+            r = abs(a) % abs(b)
+            return -r if a < 0 else r
+
+        return integers
+    return lambda a, b: np.fmod(a, b)
+
+
+@overload(sign, jit_options=_NUMPY)
+def _sign(a):
+    if isinstance(a, types.Integer) and not a.signed:
+        return lambda a: a - a + (1 if a > 0 else 0)
+    if isinstance(a, types.Integer | types.Boolean):
+        return lambda a: a - a + ((a > 0) - (a < 0))
+    return lambda a: np.sign(a)
 
 
 @overload(numpy_refuses, jit_options={"nogil": True})

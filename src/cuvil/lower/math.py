@@ -1,0 +1,122 @@
+"""Which compiled transcendental a lowered loop calls for `exp log tanh erf sigmoid` (issue 9 §7), and how a
+float max/min reduction is written so that it vectorizes. The functions live in runtime/vmath.py; this module
+only names them (lowering does not import the runtime).
+
+Numba compiles `np.exp(x[i])` in a loop to a libm call per element, which LLVM never vectorizes (pip's
+llvmlite has no SVML). runtime/vmath.py has polynomial and rational forms it does vectorize, 5-15x faster than
+those calls (bench/vmath.md). They are used by default where their error from the exact result is within
+NumPy's own tolerance (`DEFAULT_ULP`), and the fast tanh only under `fastmath=True`.
+
+Errors, in ulp of the result (BOUNDS, asserted by tests/lower/test_math.py):
+- `vs_numpy`: the largest distance, in representable numbers, from NumPy's own result for the same input
+  (np.exp, np.log, np.tanh on the same dtype; `1 / (1 + np.exp(-x))` for sigmoid; CPython's math.erf,
+  rounded, for erf, as NumPy has none).
+- `vs_exact`: |ours - exact| / ulp(exact), exact = the float64 result (float32), or the x87 long double
+  result, mpmath for erf (float64). `numpy_exact` is NumPy's own error by the same measure, for comparison.
+  sigmoid's exact error is over the inputs where NumPy's formula does not overflow exp(-x) (x > -88.72 in
+  float32, x > -709.78 in float64): below, NumPy (and this) give 0 where the exact value is tiny.
+- float32 figures are the largest over all 2**32 inputs (`CUVIL_MATH_EXHAUSTIVE=1`, in `nox -s fuzz`).
+  float64 ones are measurements, not proofs: the largest errors seen over 80M inputs per function (random
+  bit patterns; uniform, log-uniform and near-threshold ranges; 80K for erf, whose exact value is mpmath's)
+  were exp 0.97, log 0.83, tanh 1.05, erf 1.08, sigmoid 2.41 ulp; the bounds asserted leave that margin.
+
+| function  | dtype   | vs NumPy | vs exact | NumPy vs exact | used          |
+|-----------|---------|----------|----------|----------------|---------------|
+| exp       | float32 | 3        | 0.99     | 2.54           | default       |
+| exp       | float64 | 1        | 1.0      | 0.72           | default       |
+| log       | float32 | 4        | 0.85     | 3.83           | default       |
+| log       | float64 | 1        | 0.9      | 0.61           | default       |
+| tanh      | float32 | 2        | 1.06     | 1.37           | default       |
+| tanh      | float64 | 1        | 1.1      | 1.18           | default       |
+| tanh fast | float32 | 6        | 6.6      | 1.37           | fastmath=True |
+| erf       | float32 | 1        | 1.41     | 0.5            | default       |
+| erf       | float64 | 1        | 1.2      | 0.83           | default       |
+| sigmoid   | float32 | 4        | 2.49     | 3.68           | default       |
+| sigmoid   | float64 | 4        | 2.5      | 2.51           | default       |
+
+Reductions: `m = maximum(m, v)` (runtime/vmath.py, LLVM's llvm.maximum: NaN wins, +0 > -0) is the only form
+measured here that vectorizes a float max; `max(m, v)`, `v if v > m else m` and `if v > m: m = v` all stay
+scalar, with or without fastmath (4M float32: 0.46 ms against 4.8-10 ms). NaN needs no separate count. Numba's
+parfor refuses it as a prange reduction, so a parallel reduction takes it per chunk (see `REDUCTION_FORM`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+MODULE = "cuvil.runtime.vmath"
+DEFAULT_ULP = 4  # NumPy's own float32 exp/log are 2.5 and 3.8 ulp from exact; its tests allow 4
+
+
+@dataclasses.dataclass(frozen=True)
+class Bound:
+    vs_numpy: int
+    vs_exact: float
+    numpy_exact: float
+
+
+@dataclasses.dataclass(frozen=True)
+class Entry:
+    function: str
+    bound: Bound
+
+    @property
+    def default(self) -> bool:
+        """Within NumPy's own tolerance of the exact result, so used without fastmath."""
+        return self.bound.vs_exact <= DEFAULT_ULP
+
+
+_SUFFIX = {"float32": "f32", "float64": "f64"}
+
+BOUNDS: dict[tuple[str, str], Entry] = {
+    ("exp", "float32"): Entry("exp_f32", Bound(3, 0.99, 2.54)),
+    ("exp", "float64"): Entry("exp_f64", Bound(1, 1.0, 0.72)),
+    ("log", "float32"): Entry("log_f32", Bound(4, 0.85, 3.83)),
+    ("log", "float64"): Entry("log_f64", Bound(1, 0.9, 0.61)),
+    ("tanh", "float32"): Entry("tanh_f32", Bound(2, 1.06, 1.37)),
+    ("tanh", "float64"): Entry("tanh_f64", Bound(1, 1.1, 1.18)),
+    ("tanh_fast", "float32"): Entry("tanh_f32_fast", Bound(6, 6.6, 1.37)),
+    ("erf", "float32"): Entry("erf_f32", Bound(1, 1.41, 0.5)),
+    ("erf", "float64"): Entry("erf_f64", Bound(1, 1.2, 0.83)),
+    ("sigmoid", "float32"): Entry("sigmoid_f32", Bound(4, 2.49, 3.68)),
+    ("sigmoid", "float64"): Entry("sigmoid_f64", Bound(4, 2.5, 2.51)),
+}
+
+# A float max in a prange loop: Numba's parfor accepts only its own reduction operators, so each chunk reduces
+# serially (vectorized) into its own slot and the partials are reduced at the end. The chunk is a slice indexed
+# from 0: with `for i in range(lo, hi)` Numba keeps a negative-index wraparound on x[i] and the loop stays
+# scalar (measured 8 ms against 0.4 ms for 4M float32).
+REDUCTION_FORM = """\
+size = 65536  # every chunk has an element when x has one (an empty x is NumPy's ValueError first)
+chunks = (x.size + size - 1) // size
+partial = np.empty(chunks, x.dtype)
+for c in numba.prange(chunks):
+    xs = x[c * size:(c + 1) * size]
+    m = xs[0]
+    for i in range(xs.size):
+        m = maximum(m, xs[i])
+    partial[c] = m
+m = partial[0]
+for c in range(1, chunks):
+    m = maximum(m, partial[c])
+"""
+
+
+def implementation(name: str, dtype: str, fastmath: bool) -> tuple[str, str] | None:
+    """(module, function) the printer imports and calls per element for `name` ("exp", "log", "tanh", "erf",
+    "sigmoid") computed in `dtype`; None: print the plain NumPy (or math) call."""
+    if dtype not in _SUFFIX:
+        return None
+    if fastmath and (name + "_fast", dtype) in BOUNDS:
+        name = name + "_fast"
+    entry = BOUNDS.get((name, dtype))
+    if entry is None or not (entry.default or fastmath):
+        return None
+    return MODULE, entry.function
+
+
+def reduction(op: str, dtype: str) -> tuple[str, str] | None:
+    """(module, function) for the update `m = f(m, v)` of a float `max` or `min` reduction; None otherwise."""
+    if dtype not in _SUFFIX or op not in ("max", "min"):
+        return None
+    return MODULE, "maximum" if op == "max" else "minimum"
