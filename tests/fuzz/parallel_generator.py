@@ -88,7 +88,7 @@ def views(s: Scope, family: str, arrays: dict[str, Arr], layout: Layout) -> list
     contiguous = {name for name, c in zip(PARAMS[family], layout.contiguous) if c}
     lines = []
     for v in ("v", "w")[:s.pick([0, 1, 2, 1])]:
-        roots = [a for a in arrays.values() if a.writable]
+        roots = [a for a in arrays.values() if a.writable and a.ndim == (1 if family == "1d" else 2)]
         r = s.pick(roots)
         others = [a.name for a in roots if a.kind == r.kind and a.ndim == r.ndim and a.name != r.name] or [r.name]
         forms = [f for f in VIEWS[family] if ("reshape" not in f and "ravel" not in f) or r.name in contiguous]
