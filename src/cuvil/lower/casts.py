@@ -236,9 +236,12 @@ class Casts(cst.CSTTransformer):
                 if ufunc.__name__ in _INTEGER_SEMANTICS and all(
                         np.dtype(getattr(self.types.of(o), "dtype", "float64")).kind in "iub" for o in originals):
                     semantics = ufunc.__name__  # Numba's integer fmod and unsigned sign are not NumPy's
+                if len(updated.args) > ufunc.nin:
+                    semantics = None  # an `out` array: Numba's own ufunc on arrays, which is NumPy's
                 func = cst.Name(self.intrinsic("cuvil.runtime.elementwise", semantics)) if semantics else \
                     updated.func  # NumPy's division and power (inf, nan, 0, ValueError), as for `/`
-                return self._wrap(original, updated.with_changes(func=func, args=[cst.Arg(c) for c in converted]))
+                args = [cst.Arg(c) for c in converted] + list(updated.args[ufunc.nin:])  # `out` stays as written
+                return self._wrap(original, updated.with_changes(func=func, args=args))
         return updated
 
 

@@ -206,6 +206,8 @@ def unchanged(result: object) -> object:
 
 def _to_torch(result: object) -> object:
     if isinstance(result, np.ndarray):
+        if any(s < 0 for s in result.strides):  # a reversed view: torch has no negative strides, so a copy
+            result = result.copy()
         return _torch().from_numpy(result)
     if isinstance(result, tuple):
         return tuple(_to_torch(r) for r in result)
