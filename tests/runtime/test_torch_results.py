@@ -17,7 +17,7 @@ def test_a_reversed_view_comes_back_as_a_tensor_copy():
         """)
     jitted = cuvil.jit(fn)
     for n in (5, 5, 7):  # first call, guard hit, guard miss
-        x = torch.arange(float(n))
+        x = torch.arange(n, dtype=torch.float64)
         got = jitted(x)
         assert isinstance(got, torch.Tensor) and got.dtype == torch.float64
         np.testing.assert_array_equal(got.numpy(), np.arange(float(n))[::-1])

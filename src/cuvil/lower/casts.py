@@ -229,6 +229,12 @@ class Casts(cst.CSTTransformer):
         if isinstance(ufunc, np.ufunc) and ufunc.nout == 1:
             assert ufunc_name is not None
             originals = [a.value for a in original.args if a.keyword is None][: ufunc.nin]
+            out = [a for a in updated.args if a.keyword is not None and a.keyword.value == "out"]
+            if out and len(positional) == ufunc.nin and len(updated.args) == ufunc.nin + 1:
+                # Numba takes a ufunc's output only by position
+                updated = updated.with_changes(args=[*positional, out[0].with_changes(
+                    keyword=None, equal=cst.MaybeSentinel.DEFAULT)])
+                positional = list(updated.args)
             if len(originals) == ufunc.nin and len(positional) == len(updated.args):
                 converted = self._convert(originals, [a.value for a in positional[: ufunc.nin]], ufunc.__name__,
                                           strict=True)
