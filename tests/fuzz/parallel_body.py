@@ -235,7 +235,7 @@ class LoopWriter:
 
     def statement(self) -> list[str]:
         kind = self.s.pick(["write", "aug", "write", "reduce", "cond", "ufunc", "private", "fill", "write", "reduce",
-                            "helper", "sort", "alloc", "rows", "ufunc"])
+                            "helper", "sort", "alloc", "rows", "jump", "ufunc", "rowview"])
         return getattr(self, "st_" + kind)() or self.st_write() or ["pass"]
 
     def target(self, kind: str | None = None, ndim: int | None = None) -> tuple[str, Arr] | None:
@@ -280,15 +280,35 @@ class LoopWriter:
             return s.pick([["c += 1"], [f"c += {self.iexpr(1)}"], [f"if {self.cond()}:", INDENT + "c += 1"]])
         value = self.fexpr()
         self.declared.setdefault("s", "0.0")
-        op = s.pick(["+=", "-=", "= s * 0.5 +"])
+        op = s.pick(["+=", "-=", "= s * 0.5 +", "= max(s,", "= min(s,"])
         self.s_ops.add(op)
-        lines = [f"s {op} {value}"]
+        lines = [f"s {op} {value})" if op.endswith(",") else f"s {op} {value}"]
         if s.coin(0.4):  # a scan: the running value is stored
             got = self.target("f")
             if got is not None:
                 self.s_ops.add("read")
                 lines.append(f"{got[0]} = s")
         return lines
+
+    def st_jump(self) -> list[str]:
+        """`break` ends the loop early (no parallel loop may have one); `continue` skips the rest of an iteration."""
+        return [f"if {self.cond()}:", INDENT + self.s.pick(["continue", "break"])]
+
+    def st_rowview(self) -> list[str]:
+        """`row = X[r]`: a view made in the body, written through afterwards (and returned, from the last trip)."""
+        grids = [a for a in self.arrays.values() if a.ndim == 2 and a.writable]
+        if not grids or "row" in self.arrays:
+            return []
+        x = self.s.pick(grids)
+        r = self.choose([(v, f"{x.name}.shape[0]") for v in self.vars])
+        if r is None:
+            return []
+        self.arrays["row"] = Arr("row", 1, x.kind, True)
+        self.targets.append("row")
+        for env in self.envs:  # indices into the row are checked against a row of the same length
+            env["row"] = env[x.name][0]
+        self.declared["row"] = f"{x.name}[0]"
+        return [f"row = {x.name}[{r}]"]
 
     def st_private(self) -> list[str]:
         self.declared.setdefault("t", "0.0")

@@ -112,7 +112,7 @@ def environment(program: ParallelProgram, run: Run, setup: list[str]) -> dict[st
 def return_line(s: Scope, w: LoopWriter, arrays: dict[str, Arr], returned: str | None) -> tuple[str, tuple[int, ...]]:
     """`return …` of one to three things the loop left, and which of them is a float reduction (whose sum may
     legitimately come out in another order: compared with a tolerance, nothing else is)."""
-    options = list(dict.fromkeys(w.written)) + [n for n in ("s", "c", "t", "tmp", "acc") if n in w.declared]
+    options = list(dict.fromkeys(w.written)) + [n for n in ("s", "c", "t", "tmp", "acc", "row") if n in w.declared]
     options += ["tmp[0]"] * ("tmp" in w.declared) + [returned] * (returned is not None)
     items = list(dict.fromkeys(s.pick(options) for _ in range(s.pick([1, 2, 3])))) if options else [next(iter(arrays))]
     if returned is not None and returned not in items:
