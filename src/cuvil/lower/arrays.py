@@ -58,6 +58,9 @@ class Lowering:
             return None
         small = stmt.body[0]
         value = small.value if isinstance(small, cst.Assign | cst.Return) else None
+        if isinstance(value, cst.Tuple) and (isinstance(small, cst.Return) or (
+                isinstance(small, cst.Assign) and len(small.targets) == 1)):
+            return self.tuple(stmt, small, value)
         if value is None or (isinstance(small, cst.Assign) and (
                 len(small.targets) != 1 or not isinstance(small.targets[0].target, cst.Name))):
             return None
@@ -88,6 +91,37 @@ class Lowering:
             return builder.nests
         assert isinstance(small, cst.Assign)
         return [*builder.nests, assign(small.targets[0].target, result, origin)]
+
+
+    def tuple(self, stmt: cst.SimpleStatementLine, small: cst.BaseSmallStatement,
+              value: cst.Tuple) -> list[cst.BaseStatement | Nest] | None:
+        """`return a + b, np.max(x, axis=0)`: each element lowered on its own, in order, into a temporary."""
+        builder = _Statement(self, stmt, Evaluator(self.shapes[id(stmt)]))
+        elements = []
+        changed = False
+        for element in value.elements:
+            kind = self.types.of(element.value)
+            try:
+                if isinstance(kind, Array) and kind.ndim > 0 and builder.worth(element.value):
+                    elements.append(element.with_changes(value=builder.array(element.value, kind)))
+                    changed = True
+                    continue
+                if isinstance(kind, Scalar) and builder.is_reduction(element.value):
+                    elements.append(element.with_changes(value=builder.reduction(element.value, kind)))
+                    changed = True
+                    continue
+            except (NotLowered, Contradiction):
+                return None
+            if not isinstance(element.value, cst.Name | cst.Integer | cst.Float | cst.Attribute):
+                return None  # its evaluation would move past the lowered ones: keep Python's order
+            elements.append(element)
+        if not changed:
+            return None
+        for nest in builder.nests:
+            if isinstance(nest, Nest):
+                nest.sources.append(stmt)
+        rebuilt = stmt.with_changes(body=[small.with_changes(value=value.with_changes(elements=elements))])
+        return [*builder.nests, rebuilt]
 
 
 class _Statement:

@@ -63,7 +63,8 @@ def _needs(t: Type, dtype: str, strict: bool = False) -> bool:
     if isinstance(t, Scalar) and t.weak:
         return dtype != t.dtype or dtype not in _NATIVE
     current = t.dtype if isinstance(t, Scalar | Array) else None
-    return current != dtype and (strict or dtype not in ("float64", "int64", "complex128"))
+    # uint64 with a signed integer: NumPy computes in float64, Numba in int64
+    return current != dtype and (strict or dtype not in ("float64", "int64", "complex128") or current == "uint64")
 
 
 def _cast(node: cst.BaseExpression, dtype: str, array: bool, numpy: str) -> cst.BaseExpression:
