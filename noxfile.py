@@ -74,3 +74,7 @@ def fuzz(session: nox.Session) -> None:
         "CUVIL_FUZZ_SHRINK": "1",
     }
     session.run("pytest", "-n", "auto", "-q", "tests/fuzz", *session.posargs, env=env)
+    # runtime/vmath.py: all 2**32 float32 inputs and a large float64 sample per function, against the bounds
+    # lower/math.py documents (minutes per function)
+    session.run("pytest", "-n", "auto", "-q", "tests/lower/test_math.py", "-k", "every_float32 or large_float64",
+                env={**env, "CUVIL_MATH_EXHAUSTIVE": "1"})

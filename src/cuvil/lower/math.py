@@ -18,21 +18,21 @@ Errors, in ulp of the result (BOUNDS, asserted by tests/lower/test_math.py):
 - float32 figures are the largest over all 2**32 inputs (`CUVIL_MATH_EXHAUSTIVE=1`, in `nox -s fuzz`).
   float64 ones are measurements, not proofs: the largest errors seen over 80M inputs per function (random
   bit patterns; uniform, log-uniform and near-threshold ranges; 80K for erf, whose exact value is mpmath's)
-  were exp 0.97, log 0.83, tanh 1.05, erf 1.08, sigmoid 2.41 ulp; the bounds asserted leave that margin.
+  were exp 0.975, log 0.857, tanh 1.056, erf 1.08, sigmoid 2.483 ulp; the bounds asserted leave a margin.
 
 | function  | dtype   | vs NumPy | vs exact | NumPy vs exact | used          |
 |-----------|---------|----------|----------|----------------|---------------|
 | exp       | float32 | 3        | 0.99     | 2.54           | default       |
-| exp       | float64 | 1        | 1.0      | 0.72           | default       |
+| exp       | float64 | 1        | 1.1      | 0.72           | default       |
 | log       | float32 | 4        | 0.85     | 3.83           | default       |
-| log       | float64 | 1        | 0.9      | 0.61           | default       |
+| log       | float64 | 1        | 0.9      | 0.63           | default       |
 | tanh      | float32 | 2        | 1.06     | 1.37           | default       |
-| tanh      | float64 | 1        | 1.1      | 1.18           | default       |
+| tanh      | float64 | 1        | 1.1      | 1.19           | default       |
 | tanh fast | float32 | 6        | 6.6      | 1.37           | fastmath=True |
 | erf       | float32 | 1        | 1.41     | 0.5            | default       |
 | erf       | float64 | 1        | 1.2      | 0.83           | default       |
 | sigmoid   | float32 | 4        | 2.49     | 3.68           | default       |
-| sigmoid   | float64 | 4        | 2.5      | 2.51           | default       |
+| sigmoid   | float64 | 4        | 2.6      | 2.52           | default       |
 
 Reductions: `m = maximum(m, v)` (runtime/vmath.py, LLVM's llvm.maximum: NaN wins, +0 > -0) is the only form
 measured here that vectorizes a float max; `max(m, v)`, `v if v > m else m` and `if v > m: m = v` all stay
@@ -70,16 +70,16 @@ _SUFFIX = {"float32": "f32", "float64": "f64"}
 
 BOUNDS: dict[tuple[str, str], Entry] = {
     ("exp", "float32"): Entry("exp_f32", Bound(3, 0.99, 2.54)),
-    ("exp", "float64"): Entry("exp_f64", Bound(1, 1.0, 0.72)),
+    ("exp", "float64"): Entry("exp_f64", Bound(1, 1.1, 0.72)),
     ("log", "float32"): Entry("log_f32", Bound(4, 0.85, 3.83)),
-    ("log", "float64"): Entry("log_f64", Bound(1, 0.9, 0.61)),
+    ("log", "float64"): Entry("log_f64", Bound(1, 0.9, 0.63)),
     ("tanh", "float32"): Entry("tanh_f32", Bound(2, 1.06, 1.37)),
-    ("tanh", "float64"): Entry("tanh_f64", Bound(1, 1.1, 1.18)),
+    ("tanh", "float64"): Entry("tanh_f64", Bound(1, 1.1, 1.19)),
     ("tanh_fast", "float32"): Entry("tanh_f32_fast", Bound(6, 6.6, 1.37)),
     ("erf", "float32"): Entry("erf_f32", Bound(1, 1.41, 0.5)),
     ("erf", "float64"): Entry("erf_f64", Bound(1, 1.2, 0.83)),
     ("sigmoid", "float32"): Entry("sigmoid_f32", Bound(4, 2.49, 3.68)),
-    ("sigmoid", "float64"): Entry("sigmoid_f64", Bound(4, 2.5, 2.51)),
+    ("sigmoid", "float64"): Entry("sigmoid_f64", Bound(4, 2.6, 2.52)),
 }
 
 # A float max in a prange loop: Numba's parfor accepts only its own reduction operators, so each chunk reduces
