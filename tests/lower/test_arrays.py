@@ -63,10 +63,19 @@ def unary(a):
     return r0, r1, r2
 """
 # A representative matrix by default (a compile costs about a second); CUVIL_LOWER_WIDE=1 runs every pair.
-MIXED = [("int8", "uint8"), ("int32", "float32"), ("bool", "int8"), ("int64", "float32")]
+MIXED = [("int8", "uint8"), ("int32", "float32"), ("bool", "int64")]
 MIXED_WIDE = [(a, b) for a in DTYPES for b in DTYPES if a != b and "bool" not in (a, b)] \
     + [("bool", d) for d in DTYPES if d != "bool"]
 PARALLEL = ["float32", "int8"]
+# A parallel compile costs several times a serial one: the parallel group is the serial one's core.
+PARALLEL_ARITHMETIC = """
+def parallel_arithmetic(a, b):
+    r0 = a + b
+    r1 = a * b
+    r2 = a / b
+    r3 = a // b
+    return r0, r1, r2, r3
+"""
 
 
 @st.composite
@@ -76,7 +85,8 @@ def _operands(draw, da: str, db: str, out_ndim: int, other_ndim: int):
     return draw(arrays(da, out)), draw(arrays(db, other))
 
 
-@pytest.mark.parametrize("dtype", [d for d in DTYPES if d != "bool"])
+@pytest.mark.parametrize("dtype", [d for d in DTYPES if d != "bool"] if WIDE else
+                         ["float32", "int8", "uint8"])
 @settings(max_examples=25)
 @given(data=st.data())
 def test_arithmetic_same_dtype_with_size_one_dims(dtype, data):
@@ -119,11 +129,11 @@ def test_bitwise(da, db, data):
 @given(data=st.data())
 def test_arithmetic_parallel(dtype, data):
     a, b = data.draw(_operands(dtype, dtype, 2, 2))
-    assert_like_numpy(jitted(ARITHMETIC, dynamic=True, parallel=True), a, b)
+    assert_like_numpy(jitted(PARALLEL_ARITHMETIC, dynamic=True, parallel=True), a, b)
 
 
 @pytest.mark.parametrize(("da", "db"), [(d, d) for d in DTYPES] + MIXED_WIDE if WIDE else
-                         [("float32", "float32"), ("bool", "bool"), ("int8", "uint8"), ("int32", "float64")])
+                         [("float32", "float32"), ("int8", "uint8")])
 @settings(max_examples=15)
 @given(data=st.data())
 def test_comparisons(da, db, data):
@@ -166,7 +176,8 @@ def powers(a):
 """
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64", "int8", "uint8", "int64"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int8", "uint8", "int64"] if WIDE else
+                         ["float32", "int8", "uint8"])
 @settings(max_examples=20)
 @given(data=st.data())
 def test_small_integer_powers_multiplied_out(dtype, data):
@@ -221,17 +232,11 @@ def test_bool_negative_is_numpys_type_error():
     assert_like_numpy(jitted("def bool_neg(a):\n    return -a\n"), np.array([True, False]))
 
 
-@pytest.mark.parametrize("expr", ["a < 300", "a > -1", "a == 256"])
-def test_comparison_with_out_of_range_python_int(expr):
-    assert_like_numpy(jitted(f"def compare(a):\n    return {expr}\n"), np.array([0, 44, 200, 255], np.uint8))
-
-
 @pytest.mark.parametrize("expr", ["a + 300", "a - -1"])
 def test_arithmetic_with_out_of_range_python_int(expr):
     assert_like_numpy(jitted(f"def add(a):\n    return {expr}\n"), np.array([0, 200, 255], np.uint8))
 
 
-@pytest.mark.xfail(strict=True, reason="lowering bug 19: uint64 op int64 is float64 in NumPy; computed in int64 here")
 def test_uint64_with_int64_is_float64():
     a, b = np.array([[2**63 + 5, 3]], np.uint64), np.array([-3, 2**62], np.int64)
     assert_like_numpy(jitted(ARITHMETIC, dynamic=True), a, b)
