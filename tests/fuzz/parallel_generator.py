@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from .parallel_body import Arr, LoopWriter
-from .parallel_programs import IDX_KINDS, LAYOUTS, PARAMS, Layout, ParallelProgram, Run, arguments
+from .parallel_body import LoopWriter
+from .parallel_programs import IDX_KINDS, LAYOUTS, PARAMS, Arr, Layout, ParallelProgram, Run, arguments
 from .scope import Scope
 
 # Small sizes meet the dim policy's static/dynamic boundary (16); large ones keep threads busy long enough to

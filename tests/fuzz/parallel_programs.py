@@ -24,6 +24,16 @@ PARAMS = {"1d": ("a", "b", "idx", "d", "x"), "2d": ("m", "p", "d", "x")}
 
 
 @dataclasses.dataclass(frozen=True)
+class Arr:
+    """An array name the loop may use, as the generator knows it."""
+
+    name: str
+    ndim: int
+    kind: str  # "f" (float64) or "i" (int64)
+    writable: bool
+
+
+@dataclasses.dataclass(frozen=True)
 class View:
     base: int  # which base buffer
     cut: str = ""  # the subscript applied to the base, in terms of the size n: "1:", "::-1", ":n", "1:, 1:"
