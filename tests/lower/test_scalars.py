@@ -39,9 +39,7 @@ def with_scalar(a, s):
 SCALAR_KINDS = [  # (array dtype, scalar strategy) — a Python number in the array's range, or a NumPy scalar
     ("uint8", st.integers(0, 255)),
     ("float32", st.floats(-1e4, 1e4)),
-    ("float32", elements("float64").map(np.float64)),
-    ("int8", elements("int64").map(np.int64)),
-    ("int32", elements("float32").map(np.float32)),
+    ("int32", elements("float32").map(np.float32)),  # strong: float64, as the one-op cases below
 ]
 SCALAR_KINDS_WIDE = [(a, s) for a in ("int8", "uint8", "int32", "int64", "float32", "float64")
                      for s in (st.integers(0, 100), st.floats(-10, 10), elements("int8").map(np.int8),
