@@ -225,6 +225,8 @@ class _Statement:
         axis = found.axis if found.axis is None or found.axis >= 0 else found.axis + ndim
         if axis is not None and not 0 <= axis < ndim:
             raise NotLowered
+        if axis is not None and ndim == 1:
+            axis = None  # along the only axis: the whole array (keepdims keeps it as one element)
         extents = [self.l.fresh("_d") for _ in range(ndim)]
         variables = [self.l.fresh("_i") for _ in range(ndim)]
         pre: Stmts = []

@@ -28,6 +28,7 @@ from ..analysis.types import Array, Refused, Scalar, Type, operand
 
 _NATIVE = frozenset({"int64", "float64", "complex128", "bool"})  # what Numba computes Python numbers in
 _NUMPY_SEMANTICS = {"true_divide": "true_divide", "floor_divide": "floor_divide", "remainder": "remainder"}
+_CALL_SEMANTICS = {**_NUMPY_SEMANTICS, "power": "power"}  # `**` has its own rewrite (codegen/cpu.py PythonPow)
 _INTEGER_SEMANTICS = frozenset({"fmod", "sign"})
 _UFUNC_CALLS = {f"cuvil.runtime.elementwise.{name}": name  # the lowering's calls, NumPy's ufuncs by other names
                 for name in ("true_divide", "floor_divide", "remainder", "power")}
@@ -239,7 +240,7 @@ class Casts(cst.CSTTransformer):
             if len(originals) == ufunc.nin and len(positional) == len(updated.args):
                 converted = self._convert(originals, [a.value for a in positional[: ufunc.nin]], ufunc.__name__,
                                           strict=True)
-                semantics = _NUMPY_SEMANTICS.get(ufunc.__name__)
+                semantics = _CALL_SEMANTICS.get(ufunc.__name__)
                 if ufunc.__name__ in _INTEGER_SEMANTICS and all(
                         np.dtype(getattr(self.types.of(o), "dtype", "float64")).kind in "iub" for o in originals):
                     semantics = ufunc.__name__  # Numba's integer fmod and unsigned sign are not NumPy's
