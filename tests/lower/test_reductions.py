@@ -187,8 +187,6 @@ def test_reductions_in_a_tuple():
     assert_like_numpy(fn, np.arange(6.0).reshape(2, 3))
 
 
-@pytest.mark.xfail(strict=True, reason="lowering bug 21: a reduction along the only axis of a 1-d array is not "
-                                       "lowered, and Numba has no axis= for max/min/mean/prod")
 @pytest.mark.parametrize("expr", ["np.max(a, axis=-1)", "a.mean(axis=0)", "np.sum(a, axis=0, keepdims=True)"])
 def test_reduction_along_the_only_axis(expr):
     assert_like_numpy(jitted(f"def reduce(a):\n    return {expr}\n"), np.arange(4.0))

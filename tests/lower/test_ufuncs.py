@@ -168,8 +168,6 @@ def test_named_floor_divide_and_power():
     assert_like_numpy(jitted(NAMED_DIVISION), np.array([np.inf, -np.inf, 5.0]), np.array([2.5, 2.5, np.inf]))
 
 
-@pytest.mark.xfail(strict=True, reason="lowering bug 7 (np.power by name): an integer to a negative integer "
-                                       "power gives a value, not NumPy's ValueError")
 def test_named_integer_power_with_a_negative_exponent():
     assert_like_numpy(jitted(NAMED_DIVISION), np.array([1, 5], np.int8), np.array([3, -2], np.int8))
 

@@ -126,7 +126,7 @@ _TABLE: dict[str, Entry] = {
     # power (runtime/intrinsics.py), NumPy's in-place updates (runtime/inplace.py)
     **_entries("cuvil.runtime.elementwise.true_divide cuvil.runtime.elementwise.floor_divide "
                "cuvil.runtime.elementwise.remainder"),
-    **_entries("cuvil.runtime.elementwise.power cuvil.runtime.elementwise.broadcast_dims", raises="opaque"),
+    **_entries("cuvil.runtime.elementwise.power cuvil.runtime.elementwise.broadcast_shape", raises="opaque"),
     **_entries("cuvil.runtime.intrinsics.py_pow cuvil.runtime.intrinsics.pow_exponent", raises="opaque"),
     **_entries("cuvil.runtime.inplace.inplace_value", views=(Arg(1),), raises="opaque"),
     **_ufunc_entries(),  # last: `np.abs`, `np.maximum`, … are ufuncs, with `out`

@@ -8,8 +8,9 @@
 Each array operand (a *leaf*: a name, or a view or other array hoisted into a temporary) is indexed by the
 output's loop variables, right-aligned as broadcasting aligns it: a dim known to be 1 by index 0, a dim known
 to equal the output's by the variable, any other by `variable * (dim != 1)` (a stride LLVM versions on).
-Extents the shapes analysis cannot prove come from the operands at run time, through `broadcast_dims`, which
-raises NumPy's ValueError. Scalar subexpressions are evaluated once, before the loop. Elementwise division,
+Extents the shapes analysis cannot prove come from the operands at run time: each operation's broadcast is
+checked in NumPy's order (`broadcast_shape`), so a mismatch raises NumPy's ValueError, shapes and all.
+Scalar subexpressions are evaluated once, before the loop. Elementwise division,
 floor division, remainder and power follow NumPy (inf and nan, no exception: runtime/elementwise.py).
 `x ** k` for k = 2, 3, 4 is multiplied out. Reductions (`sum prod mean max min`, whole or along one literal
 axis, `keepdims`) accumulate in a loop, float32 sums in float64.
@@ -20,7 +21,7 @@ and rank are known and it does some elementwise work.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import libcst as cst
 import numpy as np
@@ -325,6 +326,10 @@ class _Element:
         self.s, self.ndim, self.variables, self.pre = statement, ndim, variables, pre
         self.leaves: list[tuple[str, int, tuple[Dim, ...] | None]] = []  # (name, rank, known dims)
         self.indices: list[list[cst.BaseExpression]] = []  # per leaf, its index per leaf axis (patched later)
+        # The operations in the order NumPy evaluates them, each with its operands: a leaf number, or an
+        # earlier operation (another entry), for the broadcast checks run time must make (`extents`).
+        self.operations: list[list[Operand]] = []
+        self.last: Operand = None  # what the last `build` made: a leaf, an operation, or None (a number)
 
     def hoist(self, value: cst.BaseExpression, base: str) -> str:
         name = self.s.l.fresh(base)
@@ -335,6 +340,7 @@ class _Element:
         types = self.s.l.types
         kind = types.of(node)
         if isinstance(kind, Scalar):
+            self.last = None
             return self.scalar(node)
         if not isinstance(kind, Array):
             raise NotLowered
@@ -344,13 +350,27 @@ class _Element:
             return node.with_changes(expression=_paren(self.build(node.expression)))
         if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
             target = node.comparisons[0]
-            return node.with_changes(left=_paren(self.build(node.left)),
-                                     comparisons=[target.with_changes(comparator=_paren(self.build(target.comparator)))])
+            left, right = self.operands([node.left, target.comparator])
+            return node.with_changes(left=_paren(left), comparisons=[target.with_changes(comparator=_paren(right))])
         if isinstance(node, cst.Call):
             call = self.call(node, kind)
             if call is not None:
                 return call
         return self.leaf(node, kind)
+
+    def operands(self, nodes: Sequence[cst.BaseExpression]) -> list[cst.BaseExpression]:
+        """The elements of an operation's operands; the operation recorded for the broadcast checks."""
+        built, refs = [], []
+        for node in nodes:
+            built.append(self.build(node))
+            refs.append(self.last)
+        arrays: list[Operand] = [r for r in refs if r is not None]
+        if len(arrays) > 1:
+            self.operations.append(arrays)
+            self.last = ("op", len(self.operations) - 1)
+        else:
+            self.last = arrays[0] if arrays else None
+        return built
 
     def scalar(self, node: cst.BaseExpression) -> cst.BaseExpression:
         """A number: as written when it is a name or a literal, else evaluated once before the loop (a
@@ -370,7 +390,7 @@ class _Element:
             for _ in range(power - 1):
                 out = cst.BinaryOperation(out, cst.Multiply(), base)
             return out.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-        left, right = self.build(node.left), self.build(node.right)
+        left, right = self.operands([node.left, node.right])
         semantics = _NUMPY_SEMANTICS.get(type(node.operator))
         if semantics is not None:  # NumPy's: inf, nan or 0, never ZeroDivisionError
             name = self.s.l.intrinsic("cuvil.runtime.elementwise", semantics)
@@ -384,17 +404,17 @@ class _Element:
             return self.leaf(name, kind, known=self.s.shapes.expr(node))
         ufunc = self.s.ufunc(node)
         if ufunc is not None:
-            args = [cst.Arg(self.build(a.value)) for a in node.args]
+            args = [cst.Arg(e) for e in self.operands([a.value for a in node.args])]
             return cst.Call(cst.Attribute(cst.Name(self.s.l.numpy()), cst.Name(ufunc)), args)
         other = self.s.elementwise_call(node)
         if other == "power":  # NumPy's meaning on arrays: runtime/elementwise.py
             power = self.s.l.intrinsic("cuvil.runtime.elementwise", "power")
-            return cst.Call(cst.Name(power), [cst.Arg(self.build(a.value)) for a in node.args])
+            return cst.Call(cst.Name(power), [cst.Arg(e) for e in self.operands([a.value for a in node.args])])
         if other is not None:
-            args = [cst.Arg(self.build(a.value)) for a in node.args]
+            args = [cst.Arg(e) for e in self.operands([a.value for a in node.args])]
             return cst.Call(cst.Attribute(cst.Name(self.s.l.numpy()), cst.Name(other)), args)
         if self.s.is_where(node):
-            cond, yes, no = (self.build(a.value) for a in node.args)
+            cond, yes, no = self.operands([a.value for a in node.args])
             return cst.IfExp(test=_paren(cond), body=_paren(yes), orelse=_paren(no),
                              lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
         dtype = self.s.astype(node)
@@ -416,7 +436,26 @@ class _Element:
         self.leaves.append((name, kind.ndim, tuple(shape) if shape is not None and len(shape) == kind.ndim
                             else None))
         self.indices.append([cst.Integer("0")] * kind.ndim)
+        self.last = ("leaf", len(self.leaves) - 1)
         return cst.Name(f"__leaf{len(self.leaves) - 1}__")
+
+    def checks(self, pre: Stmts) -> cst.BaseExpression:
+        """Each operation's broadcast, in NumPy's order, at run time (NumPy's ValueError for the first that
+        fails, with the shapes of its own operands); the expression of the output's shape."""
+        shapes: list[cst.BaseExpression] = []
+        name = self.s.l.intrinsic("cuvil.runtime.elementwise", "broadcast_shape")
+
+        def shape_of(ref: Operand) -> cst.BaseExpression:
+            assert ref is not None
+            kind, n = ref
+            return cst.Attribute(cst.Name(self.leaves[n][0]), cst.Name("shape")) if kind == "leaf" else shapes[n]
+
+        for operands in self.operations:
+            result = self.s.l.fresh("_b")
+            shape_tuple = cst.Tuple([cst.Element(shape_of(r)) for r in operands])
+            pre.append(assign(cst.Name(result), cst.Call(cst.Name(name), [cst.Arg(shape_tuple)]), self.s.line))
+            shapes.append(cst.Name(result))
+        return shape_of(self.last)
 
     def finish(self, element: cst.BaseExpression) -> cst.BaseExpression:
         """The element with each leaf placeholder replaced by the leaf's subscript (known after `extents`)."""
@@ -431,6 +470,7 @@ class _Element:
         symbolic keys (for fusion)."""
         keys: list[str | None] = []
         offsets = [self.ndim - rank for _, rank, _ in self.leaves]
+        checked: cst.BaseExpression | None = None  # the output's shape, once run time has checked it
         for j in range(self.ndim):
             on_axis = [(n, leaf, dims[j - offsets[n]] if dims is not None else None)
                        for n, (leaf, rank, dims) in enumerate(self.leaves) if j >= offsets[n]]
@@ -445,11 +485,9 @@ class _Element:
             elif symbolic is not None and source is not None:
                 pre.append(assign(cst.Name(names[j]), _dim(*source), self.s.line))
             else:
-                dims = [_dim(leaf, j - offsets[n]) for n, leaf, _ in on_axis]
-                name = self.s.l.intrinsic("cuvil.runtime.elementwise", "broadcast_dims")
-                extent: cst.BaseExpression = dims[0]
-                for dim in dims[1:]:
-                    extent = cst.Call(cst.Name(name), [cst.Arg(extent), cst.Arg(dim)])
+                if checked is None:
+                    checked = self.checks(pre)
+                extent = cst.Subscript(checked, [cst.SubscriptElement(cst.Index(cst.Integer(str(j))))])
                 pre.append(assign(cst.Name(names[j]), extent, self.s.line))
                 symbolic = None
             keys.append(str(symbolic) if symbolic is not None else None)
@@ -466,6 +504,9 @@ class _Element:
                     pre.append(assign(cst.Name(flag), test, self.s.line))
                     self.indices[n][k] = cst.BinaryOperation(var, cst.Multiply(), cst.Name(flag))
         return keys
+
+
+Operand = tuple[str, int] | None  # ("leaf", n) or ("op", n); None: a number, which broadcasts with anything
 
 
 class _Leaves(cst.CSTTransformer):

@@ -6,13 +6,14 @@ is 0 (each with a RuntimeWarning). A Numba function compiled for Python's scalar
 `error_model="numpy"`; LLVM inlines them and still vectorizes the loop. Integers to negative integer powers
 raise NumPy's ValueError, as NumPy does for arrays.
 
-`broadcast_dims(a, b)` is the extent of one output axis from two operands' dims, with NumPy's error.
+`broadcast_shape(shapes)` is the shape operands broadcast to, with NumPy's error (its shapes, word for word).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numba
 import numpy as np
 from numba import types
 from numba.extending import overload
@@ -58,10 +59,10 @@ def numpy_refuses(operand, message):
     raise TypeError(message)
 
 
-def broadcast_dims(a, b):
-    if a != b and a != 1 and b != 1:
-        raise ValueError(f"operands could not be broadcast together (dims {a} and {b})")
-    return b if a == 1 else a
+def broadcast_shape(shapes):
+    """The shape operands of these shapes (a tuple of shape tuples) broadcast to; NumPy's ValueError, word for
+    word, when they do not."""
+    return np.broadcast_shapes(*shapes)
 
 
 @overload(true_divide, jit_options=_NUMPY)
@@ -137,11 +138,30 @@ def _numpy_refuses(operand, message):
     return impl
 
 
-@overload(broadcast_dims, jit_options={"nogil": True})
-def _broadcast_dims(a, b):
-    def impl(a, b):
-        if a != b and a != 1 and b != 1:
-            raise ValueError("operands could not be broadcast together")
-        return b if a == 1 else a
+@overload(broadcast_shape, jit_options={"nogil": True})
+def _broadcast_shape(shapes):
+    """Written out for these ranks: one dim at a time, right-aligned, as NumPy broadcasts."""
+    ranks = [len(t) for t in shapes.types]
+    top = max(ranks, default=0)
+    lines = ["def impl(shapes):"]
+    for k in range(1, top + 1):
+        lines.append(f"    d{k} = 1")
+        for i, rank in enumerate(ranks):
+            if rank >= k:
+                lines += [f"    x = shapes[{i}][{rank - k}]", "    if x != 1:",
+                          f"        if d{k} != 1 and d{k} != x:", "            fail(shapes)", f"        d{k} = x"]
+    lines.append("    return (" + "".join(f"d{k}, " for k in range(top, 0, -1)) + ")")
+    env = {"fail": _fail_for(ranks)}
+    exec("\n".join(lines), env)
+    return env["impl"]
 
-    return impl
+
+def _fail_for(ranks):
+    parts = []
+    for i, rank in enumerate(ranks):
+        dims = ' + "," + '.join(f"str(shapes[{i}][{k}])" for k in range(rank)) or '""'
+        parts.append(f'"(" + {dims} + "{"," if rank == 1 else ""}) "')
+    text = " + ".join(['"operands could not be broadcast together with shapes "', *parts])
+    env: dict[str, object] = {}
+    exec(f"def fail(shapes):\n    raise ValueError({text})\n", env)
+    return numba.njit(nogil=True)(env["fail"])
