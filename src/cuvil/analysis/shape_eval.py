@@ -13,16 +13,14 @@ from collections.abc import Callable
 
 import libcst as cst
 
+from ..library import numpy as library
 from .shape_rules import UNKNOWN, Contradiction, Dim, Shape, Sym, Unknown, broadcast, matmul, reduce, reshape
 
-ALLOCATORS = frozenset({"empty", "zeros", "ones"})
-LIKE = frozenset({"empty_like", "zeros_like", "ones_like", "full_like", "copy"})
-REDUCTIONS = frozenset({"sum", "prod", "min", "max", "mean", "argmin", "argmax", "any", "all", "std", "var"})
-ELEMENTWISE = frozenset({
-    "sqrt", "exp", "log", "sin", "cos", "tan", "tanh", "abs", "absolute", "floor", "ceil", "negative",
-    "square", "log1p", "expm1", "sign", "arctan", "arcsin", "arccos", "add", "subtract", "multiply",
-    "divide", "maximum", "minimum", "power", "where",
-})
+# From the library table's kinds (library/numpy.py), the one place that knows what calls give.
+ALLOCATORS = library.named("allocate") - {"full"}  # `full` is modelled on its own (its fill argument)
+LIKE = library.named("like") - {"array", "asarray", "ascontiguousarray"}  # those may also take a list or number
+REDUCTIONS = library.named("sum", "mean", "extreme", "index", "logical") - {"cumsum", "cumprod"}
+ELEMENTWISE = library.named("ufunc") | {"where"}
 IntOp = Callable[[int, int], int]
 _INT_OPS: dict[type, IntOp] = {
     cst.Add: operator.add, cst.Subtract: operator.sub, cst.Multiply: operator.mul,

@@ -15,6 +15,7 @@ import libcst as cst
 import numpy as np
 
 from ..cfg.effects import Calls
+from ..library import numpy as library
 from ..normalize.names import bound_names
 from .types import (
     BOOL,
@@ -50,18 +51,14 @@ _COMPARISONS = {
     cst.LessThan: "less", cst.LessThanEqual: "less_equal", cst.GreaterThan: "greater",
     cst.GreaterThanEqual: "greater_equal", cst.Equal: "equal", cst.NotEqual: "not_equal",
 }
-_DTYPE_NAMES = frozenset({"bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-                          "float16", "float32", "float64", "complex64", "complex128", "intp", "uintp",
-                          "double", "single", "half", "byte", "ubyte", "short", "ushort", "intc", "uintc",
-                          "longlong", "ulonglong", "cdouble", "csingle"})
-_SUMS = frozenset({"sum", "prod", "cumsum", "cumprod", "nansum", "nanprod"})
-_MEANS = frozenset({"mean", "std", "var", "nanmean", "nanstd", "nanvar", "median", "nanmedian", "average"})
-_KEEPS = frozenset({"min", "max", "amin", "amax", "ptp", "nanmin", "nanmax"})
-_INDICES = frozenset({"argmin", "argmax", "nanargmin", "nanargmax", "count_nonzero"})
-_LOGICAL = frozenset({"any", "all"})
-_ALLOCATE = frozenset({"empty", "zeros", "ones"})
-_LIKE = frozenset({"empty_like", "zeros_like", "ones_like", "copy", "array", "asarray", "ascontiguousarray"})
-_VIEWS = frozenset({"ravel", "flatten", "squeeze", "transpose", "T", "copy", "conj", "conjugate"})
+# The library table's kinds (library/numpy.py): what each call's result is
+_DTYPE_NAMES = library.named("cast") | {"double", "single", "half", "byte", "ubyte", "short", "ushort", "intc",
+                                        "uintc", "longlong", "ulonglong", "cdouble", "csingle"}  # dtype aliases
+_SUMS, _MEANS, _KEEPS = library.named("sum"), library.named("mean"), library.named("extreme")
+_INDICES, _LOGICAL = library.named("index"), library.named("logical")
+_ALLOCATE = library.named("allocate") - {"full"}  # full's dtype comes from its fill value
+_LIKE = library.named("like")
+_VIEWS = library.named("view") | {"flatten", "copy", "conj", "conjugate"}
 _POWERS = frozenset({"cuvil.runtime.intrinsics.py_pow", "cuvil.runtime.elementwise.power"})
 _MATH_INTS = frozenset({"floor", "ceil", "trunc", "isqrt", "factorial", "gcd", "lcm", "comb", "perm"})
 _MATH_BOOLS = frozenset({"isnan", "isinf", "isfinite", "isclose"})

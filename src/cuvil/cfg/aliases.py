@@ -159,11 +159,8 @@ def _assignments(
     return iter(found)
 
 
-_ALLOCATIONS = frozenset({"numpy.empty", "numpy.zeros", "numpy.ones", "numpy.full"})
-_SAME_RANK = frozenset({"numpy.empty_like", "numpy.zeros_like", "numpy.ones_like", "numpy.full_like",
-                        "numpy.copy", ".copy", ".astype"} | {f"numpy.{t}" for t in (
-                            "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-                            "float16", "float32", "float64", "complex64", "complex128")})  # casts
+_ALLOCATIONS = frozenset(f"numpy.{n}" for n in library.named("allocate"))
+_SAME_RANK = frozenset({".copy", ".astype"} | {f"numpy.{n}" for n in library.named("like", "cast")})
 
 
 def _rank(node: cst.BaseExpression, ranks: Mapping[str, int | None], calls: Calls) -> int | None:

@@ -36,6 +36,7 @@ class Entry:
     views: tuple[Arg | str, ...] = ()  # arguments the result may be a view of; otherwise it is fresh
     raises: str | None = None  # None (never), or a reason: see RAISES
     ordered: bool = False  # consecutive calls must run in program order (print, random numbers)
+    kind: str = ""  # what the result is, for the type, shape and lowering rules: see KINDS
 
 
 # Why a call may raise. "empty" and "dims" are checks a parallel loop can evaluate before the call (the
@@ -58,7 +59,7 @@ def _ufunc_entries() -> dict[str, Entry]:
         value = getattr(np, name)
         if isinstance(value, np.ufunc):
             outputs = tuple(Arg(value.nin + k, "out" if k == 0 else None) for k in range(value.nout))
-            out[f"numpy.{name}"] = Entry(f"numpy.{name}", writes=outputs)
+            out[f"numpy.{name}"] = Entry(f"numpy.{name}", writes=outputs, kind="ufunc")
     return out
 
 
@@ -74,20 +75,41 @@ def _methods(names: str, **fields: object) -> dict[str, Entry]:
     return _entries(" ".join(f".{n}" for n in names.split()), **fields)
 
 
+KINDS = {
+    "ufunc": "elementwise: NumPy resolves the dtype, operands broadcast",
+    "allocate": "a fresh array of the shape its first argument gives",
+    "like": "a fresh array (or a view, see views) of its first argument's shape",
+    "view": "a view of the array it is called on or given",
+    "cast": "a dtype constructor: a number, or an array, of that dtype",
+    "sum": "a reduction in the dtype's sum type (small ints widen to int64, unsigned to uint64)",
+    "mean": "a reduction in floating point (ints give float64)",
+    "extreme": "a reduction in the array's own dtype (min, max)",
+    "index": "a reduction to an int64 index or count",
+    "logical": "a reduction to a bool",
+}
+
 _TABLE: dict[str, Entry] = {
     # allocation: fresh memory; a negative dim raises
-    **_numpy("empty zeros ones full", raises="dims"),
-    **_numpy("empty_like zeros_like ones_like full_like copy array arange linspace eye "
-             "identity"),
+    **_numpy("empty zeros ones full", raises="dims", kind="allocate"),
+    **_numpy("empty_like zeros_like ones_like full_like copy array", kind="like"),
+    **_numpy("arange linspace eye identity"),
     # results that may share memory with an argument
-    **_numpy("asarray ascontiguousarray asfortranarray ravel transpose squeeze expand_dims atleast_1d atleast_2d "
-             "atleast_3d diagonal real imag swapaxes moveaxis flip fliplr flipud broadcast_to", views=(_A0,)),
-    **_numpy("reshape", views=(_A0,), raises="opaque"),
+    **_numpy("asarray ascontiguousarray", views=(_A0,), kind="like"),
+    **_numpy("asfortranarray ravel transpose squeeze expand_dims atleast_1d atleast_2d atleast_3d diagonal real "
+             "imag swapaxes moveaxis flip fliplr flipud broadcast_to", views=(_A0,), kind="view"),
+    **_numpy("reshape", views=(_A0,), raises="opaque", kind="view"),
     # reductions and other pure functions with fresh results
-    **_numpy("sum prod mean std var nansum nanprod nanmean nanstd nanvar cumsum cumprod", writes=(Arg(3),)),
-    **_numpy("any all diff count_nonzero average ptp nanmedian percentile quantile median"),
-    **_numpy("min max amin amax argmin argmax", writes=(Arg(2),), raises="empty"),
-    **_numpy("nanmin nanmax nanargmin nanargmax", raises="empty"),
+    **_numpy("sum prod nansum nanprod cumsum cumprod", writes=(Arg(3),), kind="sum"),
+    **_numpy("mean std var nanmean nanstd nanvar", writes=(Arg(3),), kind="mean"),
+    **_numpy("average nanmedian percentile quantile median", kind="mean"),
+    **_numpy("any all", kind="logical"),
+    **_numpy("count_nonzero", kind="index"),
+    **_numpy("diff"),
+    **_numpy("ptp", kind="extreme"),
+    **_numpy("min max amin amax", writes=(Arg(2),), raises="empty", kind="extreme"),
+    **_numpy("argmin argmax", writes=(Arg(2),), raises="empty", kind="index"),
+    **_numpy("nanmin nanmax", raises="empty", kind="extreme"),
+    **_numpy("nanargmin nanargmax", raises="empty", kind="index"),
     **_numpy("round around", writes=(Arg(2),)),
     **_numpy("clip take", writes=(Arg(3),)),
     **_numpy("where isclose allclose array_equal sort argsort nonzero flatnonzero unique searchsorted digitize "
@@ -113,15 +135,19 @@ _TABLE: dict[str, Entry] = {
     **_entries("min max sum divmod pow", raises="opaque"),
     **_entries("print", ordered=True),
     # array methods
-    **_methods("copy astype flatten sum prod mean std var any all cumsum cumprod argsort nonzero dot conj "
-               "conjugate round clip item"),
-    **_methods("min max argmin argmax", raises="empty"),
-    **_methods("view ravel transpose squeeze swapaxes T real imag", views=(SELF,)),
-    **_methods("reshape", views=(SELF,), raises="opaque"),
+    **_methods("copy", kind="like"),
+    **_methods("astype flatten argsort nonzero dot conj conjugate round clip item"),
+    **_methods("sum prod cumsum cumprod", kind="sum"),
+    **_methods("mean std var", kind="mean"),
+    **_methods("any all", kind="logical"),
+    **_methods("min max", raises="empty", kind="extreme"),
+    **_methods("argmin argmax", raises="empty", kind="index"),
+    **_methods("view ravel transpose squeeze swapaxes T real imag", views=(SELF,), kind="view"),
+    **_methods("reshape", views=(SELF,), raises="opaque", kind="view"),
     **_methods("fill sort put partition itemset", writes=(SELF,)),
     # dtype constructors: casts of numbers (and arrays)
     **_numpy("bool_ int8 int16 int32 int64 uint8 uint16 uint32 uint64 float16 float32 float64 complex64 "
-             "complex128 intp uintp"),
+             "complex128 intp uintp", kind="cast"),
     # Cuvil's own helpers in generated code: NumPy's elementwise meaning (runtime/elementwise.py), Python's
     # power (runtime/intrinsics.py), NumPy's in-place updates (runtime/inplace.py)
     **_entries("cuvil.runtime.elementwise.true_divide cuvil.runtime.elementwise.floor_divide "
@@ -144,6 +170,12 @@ def lookup(qualname: str) -> Entry:
 def method(name: str) -> Entry:
     """The entry of an array method (or attribute, like `.T`) by name; `UNKNOWN`."""
     return _TABLE.get(f".{name}", UNKNOWN)
+
+
+def named(*kinds: str) -> frozenset[str]:
+    """The short names (`sum`, `zeros`) of NumPy functions and array methods of these kinds (see KINDS)."""
+    return frozenset(e.name.rsplit(".", 1)[-1] for e in _TABLE.values() if e.kind in kinds
+                     and (e.name.startswith(("numpy.", ".")) and e.name.count(".") <= 1))
 
 
 def is_pure(entry: Entry) -> bool:

@@ -26,12 +26,13 @@ from ..cfg.accesses import Collector
 from ..cfg.aliases import Aliases
 from ..cfg.build import statements
 from ..cfg.dependence import LoopDecision
+from ..library import numpy as library
 from ..normalize.names import assigned_names
 from ..normalize.origins import origin_of
 
 _AUGMENTED = {cst.AddAssign: "+", cst.SubtractAssign: "-", cst.MultiplyAssign: "*"}
-_ALLOCATORS = frozenset({"numpy.empty", "numpy.zeros", "numpy.ones", "numpy.full", "numpy.empty_like",
-                         "numpy.zeros_like", "numpy.ones_like", "numpy.full_like"})
+_ALLOCATORS = frozenset(f"numpy.{n}" for n in library.named("allocate") | {"empty_like", "zeros_like", "ones_like",
+                                                                            "full_like"})
 
 
 @dataclasses.dataclass(frozen=True)
