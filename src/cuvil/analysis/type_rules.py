@@ -59,6 +59,7 @@ _INDICES, _LOGICAL = library.named("index"), library.named("logical")
 _ALLOCATE = library.named("allocate") - {"full"}  # full's dtype comes from its fill value
 _LIKE = library.named("like")
 _VIEWS = library.named("view") | {"flatten", "copy", "conj", "conjugate"}
+_VMATH = "cuvil.runtime.vmath."
 _POWERS = frozenset({"cuvil.runtime.intrinsics.py_pow", "cuvil.runtime.elementwise.power"})
 _MATH_INTS = frozenset({"floor", "ceil", "trunc", "isqrt", "factorial", "gcd", "lcm", "comb", "perm"})
 _MATH_BOOLS = frozenset({"isnan", "isinf", "isfinite", "isclose"})
@@ -241,6 +242,11 @@ class Rules:
             return self.method(name[1:], args, keywords)
         if name.startswith("math."):
             return self.math(name[5:], args)
+        if name.startswith(_VMATH):  # the lowering's vectorizable math (runtime/vmath.py): NumPy's meaning
+            base = name[len(_VMATH):].split("_")[0]
+            kinds = [self.of(a) for a in args]
+            return ufunc_result(base, kinds) if isinstance(getattr(np, base, None), np.ufunc) else \
+                kinds[0] if len(kinds) == 1 else UNKNOWN
         if name in _POWERS:  # Python's power for numbers, NumPy's for arrays and NumPy scalars
             return ufunc_result("power", [self.of(a) for a in args[:2]])
         return self.builtin(name, args)

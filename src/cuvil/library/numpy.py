@@ -153,6 +153,9 @@ _TABLE: dict[str, Entry] = {
     **_entries("cuvil.runtime.elementwise.true_divide cuvil.runtime.elementwise.floor_divide "
                "cuvil.runtime.elementwise.remainder"),
     **_entries("cuvil.runtime.elementwise.power cuvil.runtime.elementwise.broadcast_shape", raises="opaque"),
+    **_entries(" ".join(f"cuvil.runtime.vmath.{f}" for f in ("maximum minimum exp_f32 exp_f64 log_f32 log_f64 tanh_f32 "
+                                                              "tanh_f64 tanh_f32_fast erf_f32 erf_f64 sigmoid_f32 "
+                                                              "sigmoid_f64").split())),
     **_entries("cuvil.runtime.intrinsics.py_pow cuvil.runtime.intrinsics.pow_exponent", raises="opaque"),
     **_entries("cuvil.runtime.inplace.inplace_value", views=(Arg(1),), raises="opaque"),
     **_ufunc_entries(),  # last: `np.abs`, `np.maximum`, … are ufuncs, with `out`

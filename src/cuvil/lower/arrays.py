@@ -274,7 +274,7 @@ class _Statement:
         if not kept:
             raise NotLowered
         pieces = spec.pieces(acc, value, dtype, numpy, self.l.fresh, self.line, self.l.intrinsic,
-                             cst.Name(extents[axis]))
+                             cst.Name(extents[axis]), serial=True)
         out = into or self.l.fresh("_t")
         out_dims = [cst.Name(extents[k]) if k != axis else cst.Integer("1") for k in range(len(extents))] \
             if found.keepdims else [cst.Name(extents[k]) for k in kept]

@@ -25,11 +25,15 @@ import numpy as np
 
 from ..analysis.type_rules import _OPERATORS, Types
 from ..analysis.types import Array, Refused, Scalar, Type, operand
+from . import math
 
 _NATIVE = frozenset({"int64", "float64", "complex128", "bool"})  # what Numba computes Python numbers in
 _NUMPY_SEMANTICS = {"true_divide": "true_divide", "floor_divide": "floor_divide", "remainder": "remainder"}
 _CALL_SEMANTICS = {**_NUMPY_SEMANTICS, "power": "power"}  # `**` has its own rewrite (codegen/cpu.py PythonPow)
 _INTEGER_SEMANTICS = frozenset({"fmod", "sign"})
+_NARROW_FLOATS = (Scalar("float32"), Scalar("float16"))
+_FLOAT64 = (Scalar("float64"), Scalar("float64", True))
+_VECTOR_MATH = {"math.erf": "erf", "math.tanh": "tanh"}  # math.exp and math.log raise: the semantics issue's
 _UFUNC_CALLS = {f"cuvil.runtime.elementwise.{name}": name  # the lowering's calls, NumPy's ufuncs by other names
                 for name in ("true_divide", "floor_divide", "remainder", "power")}
 _COMPARISONS = {
@@ -100,10 +104,23 @@ def _wraps(result: Type) -> bool:
 class Casts(cst.CSTTransformer):
     """Rewrites a function typed by `types` (whose side table holds the *original* nodes)."""
 
-    def __init__(self, types: Types, numpy: Callable[[], str], intrinsic: Callable[[str, str], str]):
+    def __init__(self, types: Types, numpy: Callable[[], str], intrinsic: Callable[[str, str], str],
+                 fastmath: bool = False):
         super().__init__()
         self.types, self.numpy = types, numpy  # numpy(): numpy's name in the module, bound on first use
         self.intrinsic = intrinsic  # (module, name) → its name in the module
+        self.fastmath = fastmath
+
+    def _vector_math(self, name: str, original: cst.Call) -> cst.Name | None:
+        """The vectorizable kernel (lower/math.py) for a transcendental of one scalar, per element in a loop;
+        None where the plain call stays (arrays, an `out`, integer or complex operands)."""
+        result = self.types.of(original)
+        operands = [self.types.of(a.value) for a in original.args]
+        if len(original.args) != 1 or original.args[0].keyword is not None or not isinstance(result, Scalar) \
+                or not all(isinstance(t, Scalar) for t in operands):
+            return None
+        found = math.implementation(name, result.dtype, self.fastmath)
+        return cst.Name(self.intrinsic(*found)) if found else None
 
     def _convert(self, original: list[cst.BaseExpression], updated: list[cst.BaseExpression],
                  ufunc: str, compare: bool = False, strict: bool = False) -> list[cst.BaseExpression]:
@@ -217,6 +234,13 @@ class Casts(cst.CSTTransformer):
         if name == "cuvil.runtime.intrinsics.py_pow" and self._numpy_scalars(*(a.value for a in original.args)):
             power = self.intrinsic("cuvil.runtime.elementwise", "power")  # NumPy's power for NumPy scalars
             return updated.with_changes(func=cst.Name(power))
+        if isinstance(original.func, cst.Name) and original.func.value == "float" and len(updated.args) == 1 \
+                and self.types.of(original.args[0].value) in _NARROW_FLOATS:
+            return self._call(updated.args[0].value, "float64", False)  # Numba's float() keeps a float32
+        if name in _VECTOR_MATH and all(self.types.of(a.value) in _FLOAT64 for a in original.args):
+            vector = self._vector_math(_VECTOR_MATH[name], original)  # math.erf and math.tanh raise nothing
+            if vector is not None:
+                return updated.with_changes(func=vector)
         if name.startswith("math.") and positional:
             # CPython computes `math` in double whatever NumPy scalar it is given
             args = []
@@ -248,6 +272,8 @@ class Casts(cst.CSTTransformer):
                     semantics = None  # an `out` array: Numba's own ufunc on arrays, which is NumPy's
                 func = cst.Name(self.intrinsic("cuvil.runtime.elementwise", semantics)) if semantics else \
                     updated.func  # NumPy's division and power (inf, nan, 0, ValueError), as for `/`
+                if ufunc.__name__ in ("exp", "log", "tanh") and len(updated.args) == 1:
+                    func = self._vector_math(ufunc.__name__, original) or func
                 args = [cst.Arg(c) for c in converted] + list(updated.args[ufunc.nin:])  # `out` stays as written
                 return self._wrap(original, updated.with_changes(func=func, args=args))
         return updated

@@ -83,7 +83,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
         typed = _types(functions, entry, dict(zip(params, args)), globals, program.values)
     with stage("codegen"):
         for name, types in typed.items() if not as_written else ():
-            functions[name] = functions[name].visit(Casts(types, numpy, intrinsic))  # type: ignore[assignment]
+            functions[name] = functions[name].visit(Casts(types, numpy, intrinsic, options.fastmath))  # type: ignore[assignment]
     globals = program.globals()
     numbers = frozenset(p for p, kind in zip(params, args) if isinstance(kind, Scalar))
     ranks = {p: len(shape) for p, shape in zip(params, program.shapes) if shape is not None}

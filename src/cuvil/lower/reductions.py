@@ -7,7 +7,8 @@
 NumPy's results: float32 and float16 sums and means accumulate in float64 and round once (NumPy's pairwise
 sum is that accurate; a float32 running sum is not); max and min propagate NaN and raise NumPy's ValueError on
 an empty reduction; mean of nothing is nan. The update of `sum`, `prod` and `max`/`min` is of a form Numba
-recognizes as a parallel reduction.
+recognizes as a parallel reduction; a float max/min along an axis, whose loop stays serial inside the
+parallel loop over the output, is `acc = maximum(acc, v)` instead, which vectorizes (lower/math.py).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import numpy as np
 
 from ..analysis.type_rules import Types
 from ..normalize.origins import with_origin
+from . import math
 from .nest import Stmts, assign, line
 
 
@@ -110,7 +112,8 @@ class _Sum:
     widen: bool  # accumulate float32 in float64 (sums: NumPy's pairwise sum is about that accurate)
 
     def pieces(self, acc: str, value: cst.BaseExpression, dtype: str, numpy: str, fresh: Fresh,
-               origin: int | None, intrinsic: Intrinsic, count: cst.BaseExpression) -> Pieces:
+               origin: int | None, intrinsic: Intrinsic, count: cst.BaseExpression,
+               serial: bool = False) -> Pieces:
         wide = _accumulator(dtype) if self.widen else dtype
         init: Stmts = [assign(cst.Name(acc), _cast(numpy, wide, cst.Integer(str(self.start))), origin)]
         update: Stmts = [line(cst.AugAssign(cst.Name(acc), self.operator(), value), origin)]
@@ -120,7 +123,8 @@ class _Sum:
 
 class _Mean:
     def pieces(self, acc: str, value: cst.BaseExpression, dtype: str, numpy: str, fresh: Fresh,
-               origin: int | None, intrinsic: Intrinsic, count: cst.BaseExpression) -> Pieces:
+               origin: int | None, intrinsic: Intrinsic, count: cst.BaseExpression,
+               serial: bool = False) -> Pieces:
         wide = _accumulator(dtype)
         init: Stmts = [assign(cst.Name(acc), _cast(numpy, wide, cst.Integer("0")), origin)]
         update: Stmts = [line(cst.AugAssign(cst.Name(acc), cst.AddAssign(), value), origin)]
@@ -134,7 +138,8 @@ class _Extreme:
     largest: bool
 
     def pieces(self, acc: str, value: cst.BaseExpression, dtype: str, numpy: str, fresh: Fresh,
-               origin: int | None, intrinsic: Intrinsic, count: cst.BaseExpression) -> Pieces:
+               origin: int | None, intrinsic: Intrinsic, count: cst.BaseExpression,
+               serial: bool = False) -> Pieces:
         what = "maximum" if self.largest else "minimum"
         empty = cst.Comparison(count, [cst.ComparisonTarget(cst.Equal(), cst.Integer("0"))])
         error = cst.Call(cst.Name("ValueError"), [cst.Arg(cst.SimpleString(
@@ -156,6 +161,10 @@ class _Extreme:
         if kind != "f":
             update: Stmts = [assign(cst.Name(acc), pick.with_changes(args=[*pick.args, cst.Arg(value)]), origin)]
             return Pieces(check, init, update, [], cst.Name(acc), set())
+        vector = math.reduction("max" if self.largest else "min", dtype) if serial else None
+        if vector is not None:  # NaN wins in llvm.maximum: no count, and the loop vectorizes (lower/math.py)
+            call = cst.Call(cst.Name(intrinsic(*vector)), [cst.Arg(cst.Name(acc)), cst.Arg(value)])
+            return Pieces(check, init, [assign(cst.Name(acc), call, origin)], [], cst.Name(acc), set())
         element, nans = fresh("_v"), fresh("_nan")
         init.append(assign(cst.Name(nans), cst.Integer("0"), origin))
         is_nan = cst.Comparison(cst.Name(element), [cst.ComparisonTarget(cst.NotEqual(), cst.Name(element))])

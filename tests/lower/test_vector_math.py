@@ -1,0 +1,97 @@
+"""The lowering calls runtime/vmath.py where lower/math.py says so: whole-array `np.exp np.log np.tanh`,
+`math.erf` and `math.tanh` of floats in a loop, and the max/min along an axis. The results stay within the
+bounds lower/math.py documents against NumPy's own (in representable numbers), with NumPy's dtypes, NaN and
+signed zeros; `float()` of a float32 is a Python float, as in CPython."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from cuvil.lower.math import BOUNDS
+from tests.lower import ulp
+from tests.lower.compare import assert_like_numpy, jitted
+
+UFUNCS = """
+def f(x):
+    return np.{name}(x)
+"""
+GELU = """
+def gelu(x):
+    return 0.5 * x * (1.0 + np.tanh(0.7978845608 * (x + 0.044715 * x ** 3)))
+"""
+ALONG = """
+def along(x):
+    return np.max(x, axis=1), np.min(x, axis=-1), np.max(x, axis=0)
+"""
+ERF = """
+def erf_loop(x):
+    out = np.empty(x.shape[0])
+    for i in range(x.shape[0]):
+        out[i] = math.erf(float(x[i])) + math.tanh(float(x[i]))
+    return out
+"""
+AS_FLOAT = """
+def as_float(x):
+    return float(x[0])
+"""
+
+
+def _floats(dtype: str, size: int = 64) -> st.SearchStrategy[np.ndarray]:
+    return hnp.arrays(dtype, st.integers(0, size), elements=st.floats(width=int(dtype[-2:])))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", ["exp", "log", "tanh"])
+@given(data=st.data())
+def test_whole_array_math_is_within_numpys_bound(name, dtype, data):
+    f = jitted(UFUNCS.format(name=name))
+    x = data.draw(_floats(dtype))
+    with np.errstate(all="ignore"):
+        expected = getattr(np, name)(x)
+        got = f(x)
+    assert type(got) is np.ndarray and got.dtype == expected.dtype and got.shape == expected.shape
+    worst, where = ulp.distance(got, expected)
+    assert worst <= BOUNDS[(name, dtype)].bound.vs_numpy, f"x={x[where]!r}: {got[where]!r} != {expected[where]!r}"
+
+
+@pytest.mark.parametrize("name", ["exp", "log", "tanh"])
+def test_whole_array_math_calls_the_vector_kernel(name):
+    f = jitted(UFUNCS.format(name=name) + "# float32 only\n")  # source() shows the newest variant
+    f(np.ones(3, np.float32))
+    assert f"{name}_f32(" in f.source()
+
+
+def test_fastmath_takes_the_fast_tanh():
+    f = jitted(GELU, fastmath=True)
+    x = np.linspace(-6, 6, 1001, dtype=np.float32)
+    assert f(x).dtype == np.float32 and "tanh_f32_fast(" in f.source()
+    plain = jitted(GELU)
+    assert plain(x).dtype == np.float32 and "tanh_f32(" in plain.source()
+    np.testing.assert_allclose(f(x), plain.py_func(x), rtol=1e-5, atol=1e-6)
+
+
+@given(x=hnp.arrays(st.sampled_from(["float32", "float64"]), st.tuples(st.integers(1, 5), st.integers(1, 9)),
+                    elements=st.sampled_from([0.0, -0.0, 1.5, -2.0, np.inf, -np.inf, np.nan])))
+def test_max_min_along_an_axis_are_numpys(x):
+    f = jitted(ALONG)
+    assert_like_numpy(f, x)
+    assert "maximum(" in f.source()
+
+
+@given(x=hnp.arrays("float32", st.integers(0, 30), elements=st.floats(-10, 10, width=32)))
+def test_erf_and_tanh_of_python_floats_match_cpython(x):
+    f = jitted("import math\n" + ERF)
+    got, expected = f(x), f.py_func(x)
+    assert got.dtype == expected.dtype == np.float64
+    np.testing.assert_allclose(got, expected, rtol=4e-16, atol=5e-16)
+
+
+def test_float_of_a_float32_is_a_python_float():
+    f = jitted(AS_FLOAT)
+    for x in (np.array([0.1], np.float32), np.array([3.0], np.float32), np.array([0.1], np.float64)):
+        got, expected = f(x), f.py_func(x)
+        assert type(got) is type(expected) is float and got == expected
