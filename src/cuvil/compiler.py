@@ -194,7 +194,7 @@ class _Module:
         with self.timer.stage("codegen"):
             for k, unit in enumerate(self.units):
                 plan = lowered.plans[unit.name]
-                printed = print_plan(plan, lambda name: self.runtime_name("cuvil.runtime.parallel", name))
+                printed = print_plan(plan, self.runtime_name)
                 parallel = any(isinstance(r, ParallelNest) for r in plan.walk())
                 self.units[k] = dataclasses.replace(unit, function=printed, parallel=parallel)
         self.writes = lowered.writes

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 from collections.abc import Callable, Sequence
 
@@ -54,10 +55,12 @@ class PythonPow(cst.CSTTransformer):
         return call.with_changes(lpar=updated.lpar, rpar=updated.rpar)
 
 
-def print_plan(plan: Plan, intrinsic: Callable[[str], str]) -> cst.FunctionDef:
+def print_plan(plan: Plan, runtime: Callable[[str, str], str]) -> cst.FunctionDef:
     """The function a Plan describes, as Numba source: parallel nests as `prange` loops (codegen/parallel.py),
-    everything else as it stands."""
+    `np.empty` allocations with NumPy's huge-page advice (runtime/pages.py), everything else as it stands.
+    `runtime(module, name)` is a runtime helper's name in the generated module."""
     fresh = Fresh(all_names(plan.function))
+    intrinsic = functools.partial(runtime, "cuvil.runtime.parallel")
 
     def regions(block: Sequence[Region]) -> list[cst.BaseStatement]:
         out: list[cst.BaseStatement] = []
@@ -65,7 +68,7 @@ def print_plan(plan: Plan, intrinsic: Callable[[str], str]) -> cst.FunctionDef:
             if isinstance(region, Serial):
                 out += region.statements
             elif isinstance(region, Alloc):
-                out.append(region.statement)
+                out.append(_advised(region.statement, runtime))
             elif isinstance(region, ParallelNest):
                 out += parallel_loop(region.loop, region.decision, fresh, intrinsic)
             else:
@@ -79,6 +82,17 @@ def print_plan(plan: Plan, intrinsic: Callable[[str], str]) -> cst.FunctionDef:
         return out
 
     return plan.function.with_changes(body=plan.function.body.with_changes(body=regions(plan.regions)))
+
+
+def _advised(stmt: cst.BaseStatement, runtime: Callable[[str, str], str]) -> cst.BaseStatement:
+    """`t = np.empty(...)` → `t = advise(np.empty(...))`; other allocations fill their memory as they make it."""
+    assert isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assign)
+    value = stmt.body[0].value
+    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
+            and value.func.attr.value in ("empty", "empty_like")):
+        return stmt
+    call = cst.Call(cst.Name(runtime("cuvil.runtime.pages", "advise")), [cst.Arg(value)])
+    return stmt.with_changes(body=[stmt.body[0].with_changes(value=call)])
 
 
 def decorator(options: Options, parallel: bool) -> str:
