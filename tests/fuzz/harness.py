@@ -6,7 +6,7 @@ programs, deterministic) and `nox -s fuzz` (10,000, 300 and 2,000, a fresh seed 
     CUVIL_FUZZ_NORMALIZE   programs for the normalization differential (default 200)
     CUVIL_FUZZ_COMPILE     programs for the compiled differential (default 15)
     CUVIL_FUZZ_PARALLEL_PROGRAMS  programs for the parallel-soundness differential (default 12), which runs
-                           only with CUVIL_FUZZ_PARALLEL=1 for now (test_parallel_fuzz.py)
+                           by default (CUVIL_FUZZ_PARALLEL=0 leaves it out; test_parallel_fuzz.py)
     CUVIL_FUZZ_SEED        base seed (default 0); a failure names the seed that reproduces it
     CUVIL_FUZZ_SHARDS      how many test functions each budget is split into, for pytest-xdist (default 2)
     CUVIL_FUZZ_SHRINK      1: shrink a failing program to a small one (minutes for a big one; default 0)
