@@ -28,6 +28,7 @@ from .cfg.unbound import UnboundChecks
 from .cfg.uses import reads, reads_in
 from .codegen.bindings import Binding, Callee, Import, Injected, Literal, bind
 from .codegen.cpu import FunctionUnit, PythonPow, line_map, module_source, print_plan
+from .codegen.cuda_module import CudaModule, generate_cuda
 from .codegen.specialize import StaticDims
 from .codegen.updates import InplaceUpdates, ufunc_arity
 from .errors import CuvilError, CuvilInternalError, CuvilShapeError, CuvilSyntaxError, CuvilTypeError
@@ -148,6 +149,8 @@ class _Module:
         self.todo: list[types.FunctionType] = []
         self.writes: tuple[str, ...] = ()  # set by lower()
         self.plan = ""  # set by lower()
+        self.sources: dict[str, Source] = {}  # by the function's name in the module
+        self.cuda: CudaModule | None = None  # the CUDA target's module (codegen/cuda_module.py), set by lower()
 
     def claim(self, wanted: str, binding: Binding) -> str:
         """A module-level name for `binding`: `wanted` unless another value holds it already."""
@@ -180,6 +183,7 @@ class _Module:
             function = self.specialize(function, source, entry=not self.units)
             function = self.python_pow(function)
         self.units.append(FunctionUnit(self.emitted[fn], function, source.filename, False))
+        self.sources[self.emitted[fn]] = source
         return norm
 
     def lower(self, params: list[str]) -> list[str]:
@@ -190,7 +194,16 @@ class _Module:
                           lambda: {name: _global(name, b) for name, b in self.names.items()},
                           {name: _value_type(b) for name, b in self.names.items()},
                           {u.name: u.filename for u in self.units})
-        lowered = lower_program(program, self.options, self.timer.stage, self.runtime_name, self.spec.as_written)
+        options = self.options
+        if options.target == "cuda" and options.parallel is None:  # a GPU runs nothing well serially
+            options = dataclasses.replace(options, parallel=True)
+        lowered = lower_program(program, options, self.timer.stage, self.runtime_name, self.spec.as_written)
+        self.writes = lowered.writes
+        self.plan = "\n".join(lowered.plans[u.name].text() for u in self.units)
+        if options.target == "cuda":
+            with self.timer.stage("codegen"):
+                self.cuda = generate_cuda(lowered.plans, self.units, self.sources, program, self.names)
+            return lowered.loops + self.cuda.notes
         with self.timer.stage("codegen"):
             for k, unit in enumerate(self.units):
                 plan = lowered.plans[unit.name]
@@ -356,8 +369,11 @@ def generate(fn: types.FunctionType, options: Options, spec: Specialization = Sp
     loops = module.lower([p.name.value for p in entry_norm.function.params.params])
     with timer.stage("codegen"):
         units = module.units[::-1]  # callees before their callers: the module reads bottom-up, like Python
-        source = module_source(entry, units, module.names, options)
-        mapping = line_map(source, units)
+        if module.cuda is not None:
+            source, mapping = module.cuda.source, module.cuda.line_map
+        else:
+            source = module_source(entry, units, module.names, options)
+            mapping = line_map(source, units)
         normalized = entry_norm.module.code
         cfg = cfg_source(entry_norm.module)
     return Generated(source, entry, mapping, dict(module.injected), normalized, cfg, timer.seconds, loops,

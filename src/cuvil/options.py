@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-TARGETS = ("cpu", "cuda")
+TARGETS = ("cpu", "cuda", "auto")  # auto: cuda when an array argument lives on a GPU, else cpu
 PRECISIONS = (None, "fp16", "bf16", "fp32")
 
 
@@ -17,7 +17,7 @@ class Options:
     parallel: bool | None = None
     fastmath: bool = False
     cache: bool = True
-    boundscheck: bool = False
+    boundscheck: bool = True  # Python's IndexError for every index (lower/checks.py); False: none, as Numba
 
     def __post_init__(self) -> None:
         if self.target not in TARGETS:
@@ -31,8 +31,6 @@ class Options:
         for name in ("fastmath", "cache", "boundscheck"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be True or False, not {getattr(self, name)!r}")
-        if self.target == "cuda":
-            raise NotImplementedError("target='cuda' is not available yet; use target='cpu'")
         if self.precision in ("fp16", "bf16"):
             raise NotImplementedError(f"precision={self.precision!r} is not available yet")
 

@@ -117,11 +117,16 @@ def _convert(value: object, name: str) -> tuple[object, bool]:
     what = type(value).__name__
     raise CuvilTypeError(f"argument '{name}' is {'an' if what[0] in 'aeiou' else 'a'} {what}; {hint}",
                          argument=name)
-def prepare(args: Sequence[object], names: Sequence[str]) -> tuple[tuple[object, ...], Callable[[object], object]]:
-    """Arguments as Numba takes them, and the function that turns results back into the callers' kind."""
+def prepare(args: Sequence[object], names: Sequence[str],
+            device: bool = False) -> tuple[tuple[object, ...], Callable[[object], object]]:
+    """Arguments as Numba takes them, and the function that turns results back into the callers' kind. With
+    `device` (target="cuda"), arrays on a GPU pass as they are: runtime/cuda_call.py takes them zero-copy."""
     from_torch = False
     out = []
     for i, value in enumerate(args):
+        if device and hasattr(value, "__cuda_array_interface__") and not isinstance(value, np.ndarray):
+            out.append(value)
+            continue
         converted, t = _convert(value, names[i] if i < len(names) else f"#{i}")
         out.append(converted)
         from_torch |= t

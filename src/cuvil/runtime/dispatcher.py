@@ -26,7 +26,7 @@ from .policy import DimPolicy
 _memory: dict[str, tuple[Any, cache.Meta, str]] = {}  # cache key → (Numba dispatcher, meta, module source)
 _lock = threading.RLock()
 
-SOURCE_STAGES = ("normalized", "cfg", "plan", "kernel")
+SOURCE_STAGES = ("normalized", "cfg", "plan", "kernel", "cuda")
 
 
 @dataclasses.dataclass
@@ -94,7 +94,8 @@ class Dispatcher:
             bound.apply_defaults()
             args = tuple(bound.arguments.values())
         given = args
-        args, back = adapters.prepare(args, self._names)
+        target = self._target(args)
+        args, back = adapters.prepare(args, self._names, device=target == "cuda")
         grads = adapters.grad_arguments(given, self._names) if back is not adapters.unchanged else ()
         try:
             if grads:  # the variant is chosen before it runs: it must not write a tensor autograd records
@@ -104,16 +105,23 @@ class Dispatcher:
                 if result is not MISS:
                     return back(result)
             kinds = tuple(adapters.kind(a) for a in given)  # recorded for explain: only when compiling
-            return back(self._compile(args, kinds).impl(*args))
+            return back(self._compile(args, kinds, target).impl(*args))
         except NumbaError as exc:
             raise self._error(exc, args) from None
         except NotImplementedError as exc:
             raise self._runtime_error(exc, args) from None
 
+    def _target(self, args: tuple[Any, ...]) -> str:
+        """The target of this call: `auto` is cuda when an array argument lives on a GPU."""
+        target = self.options.target
+        if target != "auto":
+            return target
+        return "cuda" if any(guards.on_device(a) for a in args) else "cpu"
+
     def _run_checked(self, args: tuple[Any, ...], given: tuple[Any, ...], grads: Any) -> Any:
         variant = next((v for v in self._variants if v.guard.check(args)), None)
         if variant is None:
-            variant = self._compile(args, tuple(adapters.kind(a) for a in given))
+            variant = self._compile(args, tuple(adapters.kind(a) for a in given), self._target(given))
         adapters.refuse_grad_writes(grads, written_arguments(variant, self._names), self.py_func.__qualname__)
         return variant.impl(*args)
 
@@ -137,7 +145,7 @@ class Dispatcher:
             return exc
         return None
 
-    def _compile(self, args: tuple[Any, ...], kinds: tuple[str, ...]) -> Variant:
+    def _compile(self, args: tuple[Any, ...], kinds: tuple[str, ...], target: str = "cpu") -> Variant:
         if self.options.parallel:
             threads.choose()  # before Numba starts a thread pool: one that survives fork (runtime/threads.py)
         with _lock:
@@ -165,10 +173,12 @@ class Dispatcher:
             seconds = dict.fromkeys(events.STAGES, 0.0)
             numba_types = tuple(a.numba_type for a in arg_guards)
             try:
-                impl, meta, source, where = self._build(shapes, typed, numba_types, False, seconds)
+                impl, meta, source, where = self._build(shapes, typed, numba_types, False, seconds, target)
             except CuvilError:
                 raise
             except Exception as exc:  # a NumbaError, or Numba's own AttributeError/AssertionError/…
+                if target == "cuda":  # the NumPy code as written has no CUDA form
+                    raise self._error(exc, args) from None
                 # The lowered code (loops, dtype conversions) is Cuvil's: if Numba refuses it but takes the
                 # NumPy code as written, that is a bug of ours, and the user gets a working function.
                 try:
@@ -181,7 +191,7 @@ class Dispatcher:
                 warnings.warn(f"{self.py_func.__qualname__}: Cuvil could not compile its lowered code and used the "
                               f"NumPy code as written (slower); please report this bug: {_first_line(exc)}",
                               PerformanceWarning, stacklevel=4)
-            guard = guards.Guard(arg_guards, static, guards.global_guards(self.py_func))
+            guard = guards.Guard(arg_guards, static, guards.global_guards(self.py_func), target)
             guards.warn_unfrozen_arrays(guard.globals)
             seconds["codegen"] += max(0.0, time.perf_counter() - start - sum(seconds.values()))
             variant = Variant(len(self.compile_events) + 1, guard, impl, meta, source, kinds)
@@ -194,15 +204,25 @@ class Dispatcher:
             return variant
 
     def _build(self, shapes: Any, typed: Any, numba_types: tuple[Any, ...], as_written: bool,
-               seconds: dict[str, float]) -> tuple[Any, Any, str, str]:
+               seconds: dict[str, float], target: str = "cpu") -> tuple[Any, Any, str, str]:
         """Numba's entry point for a variant: (impl, meta, source, where the module came from). With
-        `as_written`, the module keeps the NumPy code as written (no array lowering, no conversions)."""
-        key = cache_key.key(self.py_func, self.options, (shapes, [str(t) for t in typed], as_written))
+        `as_written`, the module keeps the NumPy code as written (no array lowering, no conversions). For
+        target="cuda" the module's entry is a launcher (codegen/launch.py), called through cuda_call.py."""
+        options = dataclasses.replace(self.options, target=target)
+        if target == "cuda":
+            from . import cuda_runtime
+
+            cuda_runtime.require()  # no device and no simulator: a CuvilError at the first call
+        key = cache_key.key(self.py_func, options, (shapes, [str(t) for t in typed], as_written))
         where = "memory"
         if key not in _memory:
-            where, stage_seconds = self._load_or_generate(key, (shapes, typed, as_written))
+            where, stage_seconds = self._load_or_generate(key, (shapes, typed, as_written), options)
             seconds.update(stage_seconds)
         numba_dispatcher, meta, source = _memory[key]
+        if target == "cuda":
+            from . import cuda_call
+
+            return cuda_call.entry(numba_dispatcher, self._names, meta.writes, meta.line_map), meta, source, where
         backend = time.perf_counter()
         impl = numba_dispatcher.compile(numba_types)
         impl = adapters.typed_results(impl, numba_dispatcher.overloads[numba_types].signature.return_type)
@@ -215,9 +235,9 @@ class Dispatcher:
         newest = self._variants[0]
         return f"{newest.guard.failure(args)} (guard of variant #{newest.number})"
 
-    def _load_or_generate(self, key: str, shapes: Any) -> tuple[str, dict[str, float]]:
+    def _load_or_generate(self, key: str, shapes: Any, options: Options | None = None) -> tuple[str, dict[str, float]]:
         """Fill the memory cache for `key` from the disk, or by running the compiler."""
-        loaded = cache.load(self.py_func, self.options, key, shapes)
+        loaded = cache.load(self.py_func, options or self.options, key, shapes)
         diagnose.line_maps[loaded.path.name] = loaded.meta.line_map
         events.log_codegen(self.py_func.__qualname__, loaded.path)
         _memory[key] = (loaded.function, loaded.meta, loaded.source)
@@ -228,14 +248,19 @@ class Dispatcher:
         statement marked with its origin line."""
         if stage not in SOURCE_STAGES:
             raise ValueError(f"stage must be one of {SOURCE_STAGES}, not {stage!r}")
-        if self._variants:
-            meta, text = self._variants[0].meta, self._variants[0].source
+        cuda = stage == "cuda" or self.options.target == "cuda"
+        mine = [v for v in self._variants if (v.guard.target == "cuda") == cuda]
+        if mine:
+            meta, text = mine[0].meta, mine[0].source
         else:
+            options = dataclasses.replace(self.options, target="cuda" if cuda else "cpu")
             with _lock:
-                key = cache_key.key(self.py_func, self.options)
+                key = cache_key.key(self.py_func, options)
                 if key not in _memory:
-                    self._load_or_generate(key, ())
+                    self._load_or_generate(key, (), options)
                 _, meta, text = _memory[key]
+        if stage == "cuda":
+            stage = "kernel"
         return {"normalized": meta.normalized, "cfg": meta.cfg, "plan": meta.plan, "kernel": text}[stage]
 
     def loops(self) -> list[list[str]]:

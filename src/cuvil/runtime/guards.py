@@ -55,9 +55,42 @@ class ArgGuard:
     kind: Type  # the type the compiler sees: a Python float is weak (NEP 50), an np.float64 is not
 
 
+def on_device(value: object) -> bool:
+    """An array that lives on a GPU (a torch CUDA tensor, a CuPy or numba device array)."""
+    if isinstance(value, tuple):
+        return any(on_device(v) for v in value)
+    return hasattr(value, "__cuda_array_interface__") and not isinstance(value, np.ndarray)
+
+
+def device_fingerprint(value: Any) -> bytes:
+    """What a variant assumes of a GPU array: dtype, rank, C-contiguity, its library (results go back in it)."""
+    iface = value.__cuda_array_interface__
+    shape, strides = tuple(iface["shape"]), iface.get("strides")
+    if strides is not None:  # C-contiguous arrays may state their strides
+        dtype, step, contiguous = np.dtype(iface["typestr"]), 0, True
+        step = dtype.itemsize
+        for n, st in zip(reversed(shape), reversed(strides)):
+            contiguous = contiguous and (n <= 1 or st == step)
+            step *= n
+        strides = None if contiguous else strides
+    return repr(("cuda", iface["typestr"], len(shape), strides is None, type(value).__module__)).encode()
+
+
+def _device_guard(name: str, value: Any) -> ArgGuard:
+    fingerprint = device_fingerprint(value)
+    iface = value.__cuda_array_interface__
+    dtype = numba.from_dtype(np.dtype(iface["typestr"]))
+    layout = "C" if b"True" in fingerprint else "A"
+    numba_type = numba.types.Array(dtype, len(iface["shape"]), layout)
+    return ArgGuard(name, numba_type, fingerprint, tuple(iface["shape"]), of_argument(value, numba_type))
+
+
 def arg_guards(names: Sequence[str], args: Sequence[object]) -> tuple[ArgGuard, ...]:
     out = []
     for name, value in zip(names, args):
+        if on_device(value) and not isinstance(value, tuple):
+            out.append(_device_guard(name, value))
+            continue
         shape = tuple(value.shape) if hasattr(value, "shape") and hasattr(value, "dtype") else None
         try:
             numba_type, fingerprint = numba.typeof(value), compute_fingerprint(value)  # type: ignore[arg-type]
@@ -94,6 +127,7 @@ class Guard:
     args: tuple[ArgGuard, ...]
     static: dict[tuple[int, int], int]  # (argument index, axis) → size this variant is compiled for
     globals: tuple[Check, ...]  # on the values read from outside the arguments: runtime/global_guards.py
+    target: str = "cpu"  # the target the variant was compiled for ("cuda": a launcher of kernels)
 
     def check(self, args: Sequence[object]) -> bool:
         return self.failure(args) is None
@@ -104,7 +138,8 @@ class Guard:
 
     def items(self) -> list[str]:
         """The guard in words, for `cuvil.explain`."""
-        lines = [f"{a.name}: {a.numba_type}" for a in self.args]
+        lines = [f"{a.name}: {a.numba_type}" + (" on the GPU" if _is_device(a) else "") for a in self.args]
+        lines += [f"target: {self.target}"] if self.target != "cpu" else []
         lines += [f"{self.args[i].name}.shape[{k}] == {v}" for (i, k), v in sorted(self.static.items())]
         lines += [g.describe() for g in self.globals]
         return lines
@@ -128,7 +163,16 @@ class Guard:
         return None
 
 
+def _is_device(spec: ArgGuard) -> bool:
+    return spec.fingerprint.startswith(b"('cuda'")
+
+
 def _type_failure(spec: ArgGuard, value: object) -> str | None:
+    if _is_device(spec):
+        if not on_device(value):
+            return f"{spec.name}: {type(value).__name__} is not a GPU array"
+        now = device_fingerprint(value)
+        return None if now == spec.fingerprint else f"{spec.name}: {now.decode()} != {spec.fingerprint.decode()}"
     try:
         if compute_fingerprint(value) == spec.fingerprint:  # type: ignore[arg-type]
             return _exact_failure(spec.numba_type, value, spec.name, spec.kind)
@@ -161,7 +205,7 @@ MISS = object()  # what `enter` returns when the guard fails (None is a legitima
 
 def _compile_entry(guard: Guard, impl: Callable[..., Any]) -> Callable[[tuple[Any, ...]], Any]:
     env: dict[str, object] = {"fp": compute_fingerprint, "same": same, "MISSING": MISSING, "MISS": MISS,
-                              "impl": impl, "ndarray": np.ndarray}
+                              "impl": impl, "ndarray": np.ndarray, "dfp": device_fingerprint}
     n = len(guard.args)
     names = ", ".join(f"a{i}" for i in range(n))
     lines = ["def enter(args):", "    try:"]
@@ -169,8 +213,10 @@ def _compile_entry(guard: Guard, impl: Callable[..., Any]) -> Callable[[tuple[An
         lines.append(f"        {names}{',' if n == 1 else ''} = args")
         for i, spec in enumerate(guard.args):
             env[f"F{i}"] = spec.fingerprint
-        lines.append("        if " + " or ".join(f"fp(a{i}) != F{i}" for i in range(n)) + ": return MISS")
-        exact = [found for i, spec in enumerate(guard.args) for found in _exact(spec.numba_type, f"a{i}", spec.kind)]
+        lines.append("        if " + " or ".join(f"{'dfp' if _is_device(s) else 'fp'}(a{i}) != F{i}"
+                                              for i, s in enumerate(guard.args)) + ": return MISS")
+        exact = [found for i, spec in enumerate(guard.args) if not _is_device(spec)
+                 for found in _exact(spec.numba_type, f"a{i}", spec.kind)]
         tests = []
         for j, (expr, want) in enumerate(exact):
             if isinstance(want, np.dtype):

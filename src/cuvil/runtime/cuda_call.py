@@ -1,0 +1,144 @@
+"""Calling a CUDA launcher (codegen/launch.py): arguments to the device and results back in the caller's kind.
+
+NumPy arrays (and torch CPU tensors, which adapters.py turns into NumPy views) are copied to the device once
+per call — the same array passed twice is one device array, as it is one array in Python — and those the
+function may write (its effect summary) are copied back in place after the launcher returns. Arrays that
+already live on a GPU (torch CUDA tensors, CuPy arrays, numba device arrays) are passed without a copy through
+`__cuda_array_interface__`; an array result comes back in the caller's library (NumPy for NumPy callers, a
+torch tensor for torch callers, CuPy for CuPy), and an argument returned is the caller's own object.
+
+An exception the launcher raises (what a kernel recorded, or a host check) is re-raised at the user's line,
+read off the generated module's line map; a Numba typing failure in a kernel becomes a CuvilTypeError there.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from numba import cuda
+
+from ..errors import CuvilError, CuvilTypeError
+from . import cuda_runtime
+
+
+def is_device_array(value: object) -> bool:
+    return cuda_runtime.simulated(value) or (hasattr(value, "__cuda_array_interface__")
+                                             and not isinstance(value, np.ndarray))
+
+
+def entry(launcher: Callable[..., Any], names: Sequence[str], writes: Sequence[str] | None,
+          line_map: Sequence[tuple[str, int] | None]) -> Callable[..., Any]:
+    """`launcher` as the dispatcher calls it: with the caller's arrays, returning the caller's kind."""
+    written = frozenset(range(len(names))) if writes is None else frozenset(names.index(w) for w in writes
+                                                                             if w in names)
+    path = launcher.__code__.co_filename
+
+    def call(*args: Any) -> Any:
+        cuda_runtime.require()
+        moved = _Moved(names)
+        device_args = tuple(moved.to_device(a, names[i] if i < len(names) else f"#{i}") for i, a in enumerate(args))
+        try:
+            result = launcher(*device_args)
+        except CuvilError:
+            raise
+        except Exception as exc:  # noqa: BLE001 (every exception is re-raised, at the user's line)
+            raise _at_user_line(exc, path, line_map) from None
+        moved.copy_back(args, device_args, written)
+        return moved.back(result)
+
+    call.launcher = launcher  # type: ignore[attr-defined]
+    return call
+
+
+class _Moved:
+    def __init__(self, names: Sequence[str]):
+        self.names = names
+        self.host_of: dict[int, Any] = {}  # id(device array) → the caller's object it stands for
+        self.device_of: dict[int, Any] = {}  # id(NumPy array) → its device copy
+        self.kind = "numpy"
+
+    def to_device(self, value: Any, name: str) -> Any:
+        if isinstance(value, tuple):
+            return tuple(self.to_device(v, f"{name}[{i}]") for i, v in enumerate(value))
+        if isinstance(value, np.ndarray):
+            found = self.device_of.get(id(value))
+            if found is not None:
+                return found
+            for other in self.device_of.values():
+                host = self.host_of[id(other)]
+                if np.may_share_memory(host, value):
+                    raise CuvilTypeError(f"argument '{name}' shares memory with another argument; target='cuda' "
+                                         "copies NumPy arguments to the device one by one: pass a copy",
+                                         argument=name)
+            device = cuda.to_device(np.ascontiguousarray(value))
+            self.device_of[id(value)] = device
+            self.host_of[id(device)] = value
+            return device
+        if is_device_array(value):
+            module = type(value).__module__.split(".")[0]
+            self.kind = {"torch": "torch", "cupy": "cupy"}.get(module, "numba")
+            if module in ("torch", "cupy") and hasattr(cuda, "as_cuda_array"):
+                device = cuda.as_cuda_array(value.detach() if module == "torch" else value)
+                self.host_of[id(device)] = value
+                return device
+            return value
+        return value
+
+    def copy_back(self, args: Sequence[Any], device_args: Sequence[Any], written: frozenset[int]) -> None:
+        for i, (host, device) in enumerate(zip(args, device_args)):
+            if i in written:
+                self._copy_back(host, device)
+
+    def _copy_back(self, host: Any, device: Any) -> None:
+        if isinstance(host, tuple):
+            for h, d in zip(host, device):
+                self._copy_back(h, d)
+        elif isinstance(host, np.ndarray) and host.size and host.flags.writeable:
+            host[...] = device.copy_to_host().reshape(host.shape)
+
+    def back(self, result: Any) -> Any:
+        if isinstance(result, tuple):
+            return tuple(self.back(r) for r in result)
+        if not is_device_array(result):
+            return result
+        mine = self.host_of.get(id(result))
+        if mine is not None:
+            return mine
+        if self.kind == "torch":
+            return sys.modules["torch"].as_tensor(result, device="cuda")
+        if self.kind == "cupy":
+            return sys.modules["cupy"].asarray(result)
+        if self.kind == "numba":
+            return result
+        return result.copy_to_host()
+
+
+def _at_user_line(exc: Exception, path: str, line_map: Sequence[tuple[str, int] | None]) -> Exception:
+    """`exc` with a traceback that ends at the user's line its generated line came from."""
+    if type(exc).__module__.startswith("numba"):  # a kernel numba.cuda could not type: the user's error
+        from .diagnose import user_error
+
+        return user_error(exc)
+    tb, line = exc.__traceback__, None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == path:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    where = line_map[line - 1] if line is not None and 0 < line <= len(line_map) else None
+    if where is None:
+        return exc
+    return raise_at(exc, *where)
+
+
+def raise_at(exc: BaseException, filename: str, line: int) -> BaseException:
+    """`exc`, its traceback ending at `filename:line` (the user's file, so tracebacks show their source)."""
+    exc.__traceback__ = None
+    code = compile("\n" * (line - 1) + "raise __cuvil_exception__", filename, "exec")
+    try:
+        exec(code, {"__cuvil_exception__": exc})  # noqa: S102 (our own one-line code)
+    except BaseException as raised:  # noqa: BLE001
+        return raised
+    return exc

@@ -1,0 +1,142 @@
+"""Device functions a generated CUDA kernel calls: the CUDA twins of the CPU helpers the lowering emits
+(runtime/elementwise.py, vmath.py, intrinsics.py) and the error slot of codegen/cuda.py.
+
+The CPU helpers are `@overload`s for Numba's CPU target, which numba.cuda cannot call, so each has a device
+function of the same name here (codegen/launch.py binds these names in the kernels' module and the CPU ones
+for the host launcher). They keep NumPy's meaning where it costs nothing (an integer `// 0` is 0, NaN wins
+in maximum); what a CPU helper raises, a kernel cannot (see cuda_runtime.py for how kernels report errors).
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import cuda
+
+from .cuda_runtime import CODES
+
+# ruff: noqa: ANN001, ANN201 (device functions are typed by Numba at each call)
+
+
+@cuda.jit(device=True)
+def record_error(slots, iteration, code):
+    """The lowest failing iteration and its code win: Python raises at the first."""
+    cuda.atomic.min(slots, 0, iteration * CODES + code)
+
+
+@cuda.jit(device=True)
+def true_divide(a, b):
+    return a / b
+
+
+@cuda.jit(device=True)
+def floor_divide(a, b):
+    if b == 0 and isinstance(a, int):  # numba folds this per type
+        return a - a
+    return a // b
+
+
+@cuda.jit(device=True)
+def remainder(a, b):
+    return a % b
+
+
+@cuda.jit(device=True)
+def power(a, b):
+    return a ** b
+
+
+@cuda.jit(device=True)
+def py_pow(base, exp):
+    return base ** exp
+
+
+@cuda.jit(device=True)
+def fmod(a, b):
+    return math.fmod(a, b)
+
+
+@cuda.jit(device=True)
+def sign(a):
+    return (a > 0) - (a < 0)
+
+
+@cuda.jit(device=True)
+def python_int_as(value, dtype):
+    return dtype(value)
+
+
+@cuda.jit(device=True)
+def maximum(a, b):  # np.maximum: NaN wins
+    if a != a:
+        return a
+    if b != b:
+        return b
+    return a if a >= b else b
+
+
+@cuda.jit(device=True)
+def minimum(a, b):
+    if a != a:
+        return a
+    if b != b:
+        return b
+    return a if a <= b else b
+
+
+@cuda.jit(device=True)
+def exp_f32(x):
+    return math.exp(x)
+
+
+@cuda.jit(device=True)
+def exp_f64(x):
+    return math.exp(x)
+
+
+@cuda.jit(device=True)
+def log_f32(x):
+    return math.log(x) if x > 0 else (-math.inf if x == 0 else math.nan)
+
+
+@cuda.jit(device=True)
+def log_f64(x):
+    return math.log(x) if x > 0 else (-math.inf if x == 0 else math.nan)
+
+
+@cuda.jit(device=True)
+def tanh_f32(x):
+    return math.tanh(x)
+
+
+@cuda.jit(device=True)
+def tanh_f64(x):
+    return math.tanh(x)
+
+
+@cuda.jit(device=True)
+def tanh_f32_fast(x):
+    return math.tanh(x)
+
+
+@cuda.jit(device=True)
+def erf_f32(x):
+    return math.erf(x)
+
+
+@cuda.jit(device=True)
+def erf_f64(x):
+    return math.erf(x)
+
+
+@cuda.jit(device=True)
+def sigmoid_f32(x):
+    return 1 / (1 + math.exp(-x))
+
+
+@cuda.jit(device=True)
+def sigmoid_f64(x):
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+NAMES = frozenset(n for n, v in dict(globals()).items() if hasattr(v, "py_func") and n != "record_error")

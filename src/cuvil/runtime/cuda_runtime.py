@@ -1,0 +1,225 @@
+"""What a generated CUDA launcher calls on the host (codegen/launch.py): launch configurations, device cells
+for reductions and serial scalars, error slots and their decoding, allocations, overlap tests.
+
+Kernels cannot raise (Numba checks `raise` in kernels only under debug), so a kernel that may fail records
+`iteration * CODES + code` with an atomic min in a one-element int64 array: the lowest failing iteration wins,
+as Python stops at the first. The launcher reads it after the launch (`first_error`) and raises the exception
+that code stands for, at the user's line.
+
+Importing this module imports numba.cuda; the simulator (`NUMBA_ENABLE_CUDASIM=1`) must be set before that.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any
+
+import numpy as np
+from numba import cuda
+
+from ..errors import CuvilError
+
+BLOCK = 256  # threads per block for large extents; the shared arrays of block reductions have this size
+CODES = 4096  # error codes per iteration in an error slot: iteration * CODES + code
+NO_ERROR = np.iinfo(np.int64).max
+
+
+def simulator() -> bool:
+    return bool(getattr(cuda, "simulator_enabled", False)) or cuda.__name__.endswith("simulator")
+
+
+def require() -> None:
+    """A CuvilError (not a Numba traceback) when there is neither a CUDA device nor the simulator."""
+    if simulator() or _is_sim():
+        return
+    try:
+        ok = cuda.is_available() and len(cuda.gpus) > 0
+    except Exception as exc:  # noqa: BLE001 (a missing driver is reported in many ways)
+        raise CuvilError(f"target='cuda' needs a CUDA device, and none can be used here ({exc}); use "
+                         "target='cpu', or set NUMBA_ENABLE_CUDASIM=1 before importing numba to simulate one"
+                         ) from None
+    if not ok:
+        raise CuvilError("target='cuda' needs a CUDA device, and this machine has no usable CUDA driver or "
+                         "device; use target='cpu', or set NUMBA_ENABLE_CUDASIM=1 before importing numba to "
+                         "simulate one")
+
+
+def _is_sim() -> bool:
+    from numba import config
+
+    return bool(config.ENABLE_CUDASIM)
+
+
+@functools.cache
+def max_blocks() -> int:
+    """32 blocks per multiprocessor (a grid-stride loop covers the rest), 1024 in the simulator."""
+    if _is_sim():
+        return 1024
+    return 32 * cuda.get_current_device().MULTIPROCESSOR_COUNT
+
+
+def grid(n: int, serial: bool = False) -> tuple[int, int]:
+    """(blocks, threads) for `n` iterations: 256 threads a block (fewer, a power of two ≥ 32, for small
+    extents: the simulator runs each thread as Python), blocks to cover `n`, capped; (1, 1) runs the
+    iterations in order on one thread (the serial twin)."""
+    if serial:
+        return 1, 1
+    n = max(int(n), 1)
+    threads = BLOCK if n >= BLOCK else max(32, 1 << (n - 1).bit_length())
+    return min(math.ceil(n / threads), max_blocks()), threads
+
+
+def cell(value: Any, dtype: Any = None) -> Any:
+    """A one-element device array holding `value`: a reduction's accumulator, a scalar a kernel sets."""
+    return cuda.to_device(np.array([value], dtype=dtype if dtype is not None else np.asarray(value).dtype))
+
+
+def empty_cell(dtype: Any) -> Any:
+    return cuda.device_array(1, dtype=dtype)
+
+
+def read(device_cell: Any) -> Any:
+    """The cell's value as Numba's CPU target returns it: a Python number for 64-bit and bool types (Numba
+    boxes those), a NumPy scalar for narrower ones."""
+    value = device_cell.copy_to_host()[0]
+    if value.dtype in (np.int64, np.float64, np.complex128, np.bool_):
+        return value.item()
+    return value
+
+
+def identity(op: str, dtype: Any) -> Any:
+    """The value a thread's partial starts from, for a reduction by `op`, in `dtype`."""
+    dt = np.dtype(dtype)
+    if op in ("+", "-"):
+        return dt.type(0)
+    if op == "*":
+        return dt.type(1)
+    if dt.kind == "f":
+        return dt.type(-np.inf if op == "max" else np.inf)
+    info = np.iinfo(dt) if dt.kind in "iu" else None
+    if info is None:
+        raise CuvilError(f"no identity for a {op} reduction of {dt}")
+    return dt.type(info.min if op == "max" else info.max)
+
+
+def combine(op: str, before: Any, partial: Any) -> Any:
+    """The reduction variable after the loop: its value before, combined with the kernels' result."""
+    if op in ("+", "-"):
+        return before + partial
+    if op == "*":
+        return before * partial
+    return max(before, partial) if op == "max" else min(before, partial)
+
+
+def error_slots() -> Any:
+    return cuda.to_device(np.array([NO_ERROR], dtype=np.int64))
+
+
+def first_error(slots: Any) -> int:
+    """The code the lowest failing iteration recorded, 0 when none failed."""
+    value = int(slots.copy_to_host()[0])
+    return 0 if value == NO_ERROR else decode(value)[1]
+
+
+def decode(value: int) -> tuple[int, int]:
+    """(iteration, code) of an error slot's value."""
+    return divmod(value, CODES)
+
+
+def _extent(a: Any) -> tuple[int, int]:
+    iface = a.__cuda_array_interface__
+    lo = hi = iface["data"][0]
+    itemsize = np.dtype(iface["typestr"]).itemsize
+    shape = iface["shape"]
+    strides = iface.get("strides") or _contiguous(shape, itemsize)
+    for n, s in zip(shape, strides):
+        span = (n - 1) * s
+        lo, hi = (lo + span, hi) if span < 0 else (lo, hi + span)
+    return lo, hi + itemsize
+
+
+def _contiguous(shape: tuple[int, ...], itemsize: int) -> tuple[int, ...]:
+    out, step = [], itemsize
+    for n in reversed(shape):
+        out.append(step)
+        step *= n
+    return tuple(reversed(out))
+
+
+def _size(a: Any) -> int:
+    return int(np.prod(a.shape)) if hasattr(a, "shape") else 0
+
+
+def simulated(a: Any) -> bool:
+    """A device array of the simulator (a NumPy array inside; no `__cuda_array_interface__`)."""
+    return type(a).__name__ == "FakeCUDAArray"
+
+
+def overlaps(a: Any, b: Any) -> bool:
+    """Whether two device arrays may share memory (their byte ranges meet), as np.may_share_memory."""
+    if isinstance(a, tuple):
+        return any(overlaps(x, b) for x in a)
+    if isinstance(b, tuple):
+        return any(overlaps(a, y) for y in b)
+    if simulated(a) or simulated(b):
+        return bool(np.may_share_memory(getattr(a, "_ary", a), getattr(b, "_ary", b)))
+    if not (hasattr(a, "__cuda_array_interface__") and hasattr(b, "__cuda_array_interface__")):
+        return False
+    if _size(a) == 0 or _size(b) == 0:
+        return False
+    alo, ahi = _extent(a)
+    blo, bhi = _extent(b)
+    return alo < bhi and blo < ahi
+
+
+def self_overlaps(a: Any) -> bool:
+    """A written array whose elements share memory (a zero stride): only the serial order is Python's."""
+    if isinstance(a, tuple):
+        return any(self_overlaps(x) for x in a)
+    strides = getattr(a, "strides", None) or ()
+    return any(s == 0 and n > 1 for s, n in zip(strides, getattr(a, "shape", ())))
+
+
+# -- allocations: host-side device arrays, sized from the shapes the launcher computes ----------------------
+
+def empty(shape: Any, dtype: Any) -> Any:
+    return cuda.device_array(_shape(shape), dtype=np.dtype(dtype))
+
+
+def full(shape: Any, value: Any, dtype: Any) -> Any:
+    out = cuda.device_array(_shape(shape), dtype=np.dtype(dtype))
+    if out.size:
+        _fill(out.reshape(out.size), np.dtype(dtype).type(value))
+    return out
+
+
+def copy(a: Any) -> Any:
+    """`a.copy()` of a device array: a new C-contiguous device array."""
+    out = cuda.device_array(a.shape, dtype=a.dtype)
+    if out.size:
+        out.copy_to_device(a) if getattr(a, "is_c_contiguous", lambda: True)() else _copy_into(out, a)
+    return out
+
+
+def _copy_into(out: Any, a: Any) -> None:
+    out.copy_to_device(a.copy_to_host())  # a strided view: through the host (rare; correct)
+
+
+def _shape(shape: Any) -> tuple[int, ...]:
+    return tuple(int(s) for s in shape) if isinstance(shape, tuple | list) else (int(shape),)
+
+
+@functools.cache
+def _fill_kernel() -> Any:
+    @cuda.jit
+    def fill(out, value):  # pragma: no cover (runs on the device)
+        for i in range(cuda.grid(1), out.size, cuda.gridsize(1)):
+            out[i] = value
+
+    return fill
+
+
+def _fill(flat: Any, value: Any) -> None:
+    blocks, threads = grid(flat.size)
+    _fill_kernel()[blocks, threads](flat, value)
