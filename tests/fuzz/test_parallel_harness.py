@@ -4,9 +4,12 @@ difference it claims to, the shrinker keeps blocks whole, and the summary counts
 
 from __future__ import annotations
 
+import types
+
 import numpy as np
 import pytest
 from hypothesis import Phase, given, seed, settings
+from hypothesis import strategies as st
 from hypothesis.errors import StopTest
 
 from ..helpers import define
@@ -114,3 +117,21 @@ def test_summary_counts_only_programs_that_ran():
         raise AssertionError("a mismatch")
     part = harness.TALLY.pop("selftest")
     assert (part.programs, len(part.mismatches)) == (2, 1)
+
+
+def test_sharded_tests_count_exactly_their_budget():
+    """End to end: shards whose draws often run out of data (hypothesis abandons those and draws again) still
+    add up to the budget, as the summary prints it."""
+    namespace: dict[str, object] = {}
+    harness.TALLY.pop("budget-selftest", None)
+    program = st.builds(lambda xs: types.SimpleNamespace(source=repr(xs)), st.lists(st.integers(), max_size=3))
+    huge = st.lists(st.binary(min_size=100, max_size=100), min_size=200, max_size=200)  # past hypothesis' buffer
+
+    def check(p: object, data: st.DataObject) -> None:
+        if data.draw(st.integers(0, 2)) == 2:
+            data.draw(huge)
+
+    harness.sharded_tests("budget-selftest", 9, check, namespace, program)
+    for test in namespace.values():
+        test()  # type: ignore[operator]
+    assert harness.TALLY.pop("budget-selftest").programs == 9

@@ -71,9 +71,11 @@ def _isqrt(n):
         if n < 0:
             raise ValueError("isqrt() argument must be nonnegative")
         r = int(math.sqrt(n))
-        while r * r > n:  # correct the float estimate, exactly, in integers
+        # correct the float estimate, exactly, in integers; compared by division, since (r + 1) * (r + 1)
+        # passes 2**63 - 1 for n above 3037000499**2 (it wrapped, and isqrt(2**63 - 1) never returned)
+        while r > 0 and r > n // r:  # r * r > n
             r -= 1
-        while (r + 1) * (r + 1) <= n:
+        while r + 1 <= n // (r + 1):  # (r + 1) * (r + 1) <= n
             r += 1
         return r
 
@@ -104,8 +106,10 @@ def _perm(n, k):
         return None
 
     def impl(n, k):
-        if n < 0 or k < 0:
-            raise ValueError("n and k must be non-negative integers")
+        if n < 0:  # CPython's messages, n first
+            raise ValueError("n must be a non-negative integer")
+        if k < 0:
+            raise ValueError("k must be a non-negative integer")
         if k > n:
             return 0
         out = 1
@@ -124,8 +128,10 @@ def _comb(n, k):
         return None
 
     def impl(n, k):
-        if n < 0 or k < 0:
-            raise ValueError("n and k must be non-negative integers")
+        if n < 0:  # CPython's messages, n first
+            raise ValueError("n must be a non-negative integer")
+        if k < 0:
+            raise ValueError("k must be a non-negative integer")
         if k > n:
             return 0
         k = min(k, n - k)
