@@ -287,6 +287,25 @@ def test_certain_errors_are_numpys_errors(a, b, start, step, use, guarded):
         assert error is None, (source, a, b, error)
 
 
+@given(shape=st.lists(st.integers(1, 3), min_size=1, max_size=3).map(tuple),
+       parts=st.lists(st.sampled_from(["None", ":", "0", "1:", "np.newaxis"]), min_size=1, max_size=5))
+def test_the_rank_check_agrees_with_numpy(shape, parts):
+    """Indexed with more indices than it has dims — new axes not counted — is NumPy's IndexError, and exactly
+    then the analysis says so; otherwise it knows the result's shape."""
+    source = f"def f(x):\n    y = x[{', '.join(parts)}]\n    return y\n"
+    fn = define(source, env={"np": np})
+    try:
+        expected = fn(np.zeros(shape)).shape
+    except IndexError:
+        expected = None
+    error = _check(source, x=shape).error
+    assert (error is None) == (expected is not None), (source, shape, error)
+    if expected is not None:
+        function = normalize(parse(get_source(fn))).function
+        before_return = shapes.infer(function, {"x": shape})[id(function.body.body[-1])]
+        assert before_return.env["y"] == expected
+
+
 def test_signature_shapes_name_dynamic_dims_in_order():
     assert shapes.signature_shapes(["a", "n", "b"], [(3, None), None, (None,)]) == {
         "a": (3, Sym("s0")), "b": (Sym("s1"),)}

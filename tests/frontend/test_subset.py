@@ -18,6 +18,15 @@ UNSUPPORTED = [
             except ValueError:
                 return 0
         """, 2, 5, "'try'"),
+    ("try-star", """
+        def f(x):
+            y = x
+            try:
+                y = y + 1
+            except* ValueError:
+                y = 0
+            return y
+        """, 3, 5, "'try'"),
     ("with", """
         def f(x):
             y = x

@@ -278,14 +278,15 @@ def assert_same(expected, actual, path="result"):
 _JITTED = {}
 
 
-def compiled(fn):
-    """cuvil.jit(fn), created once per program (compiling is expensive)."""
-    if fn not in _JITTED:
+def compiled(fn, **options):
+    """cuvil.jit(fn, **options), created once per program and options (compiling is expensive)."""
+    key = (fn, tuple(sorted(options.items())))
+    if key not in _JITTED:
         try:
-            _JITTED[fn] = cuvil.jit(fn)
+            _JITTED[key] = cuvil.jit(fn, **options)
         except Exception as exc:  # remember the failure instead of recompiling per example
-            _JITTED[fn] = exc
-    result = _JITTED[fn]
+            _JITTED[key] = exc
+    result = _JITTED[key]
     if isinstance(result, Exception):
         raise RuntimeError(f"cuvil.jit({fn.__name__}) failed: {result!r}") from result
     return result
@@ -316,7 +317,31 @@ def test_program_matches_python(case, data):
     assert_same(tuple(py_args), tuple(jit_args), path="args")
 
 
+# Under parallel=True (a subset: parallel compiles cost seconds each): programs whose loops the dependence
+# analysis makes prange (reductions, writes of one's own slot, nested loops), and programs whose loops carry a
+# value from one iteration to the next and must stay serial (a mutation audit survivor took the prefix sum's
+# running total for a reduction; no corpus program ran with parallel=True then).
+PARALLEL = {
+    "sum_of_squares_below", "count_even", "abs_diff_sum", "row_sums", "zero_first_column", "clamp_negatives",
+    "stencil3", "saxpy", "floor_bins", "i32_copy_plus_one", "copy_is_independent",
+    "prefix_sum", "running_max", "moving_average", "count_sign_changes", "horner", "reverse_weighted_sum",
+    "histogram", "argmin_enumerate",
+}
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.fn.__name__) for c in CASES if c.fn.__name__ in PARALLEL])
+@settings(max_examples=6, deadline=None)
+@given(data=st.data())
+def test_program_under_parallel_matches_python(case, data):
+    jitted = compiled(case.fn, parallel=True)
+    args = data.draw(case.strategy, label="args")
+    py_args, jit_args = deepcopy(args), deepcopy(args)
+    assert_same(run_reference(case.fn, py_args), jitted(*jit_args))
+    assert_same(tuple(py_args), tuple(jit_args), path="args")
+
+
 def test_corpus_size():
     names = [c.fn.__name__ for c in CASES]
     assert len(CASES) >= 34
     assert len(names) == len(set(names)), "duplicate program names"
+    assert PARALLEL <= set(names)

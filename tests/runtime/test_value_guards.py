@@ -314,3 +314,19 @@ def test_values_reached_any_way_are_never_stale(user_module, path, values):
         set_value(value)
         result = jitted(3.0)
         assert result == 3.0 * value and type(result) is float, (path, value)
+
+
+@pytest.mark.parametrize(("first", "then"), [(2, 2.0), (2.0, 2), (1, True), (True, 1), (0.0, -0.0)])
+def test_a_literal_global_equal_by_value_but_not_by_type_recompiles(first, then):
+    """`K = 2` then `K = 2.0`: equal by `==`, compiled differently. The guard's fast path checks identity, then
+    type and value (a mutation audit survivor compared with `==` and kept returning an int)."""
+    fn = define("""
+        def f(x):
+            return x * K
+        """, env={"K": first})
+    jitted = cuvil.jit(fn)
+    for _ in range(2):  # first call, guard hit
+        assert repr(jitted(3)) == repr(fn(3))
+    fn.__globals__["K"] = then
+    assert repr(jitted(3)) == repr(fn(3))  # guard miss
+    assert _reasons(jitted)[1] == f"global K: {then!r} != {first!r} (guard of variant #1)"
