@@ -131,6 +131,13 @@ class DeviceCode(cst.CSTTransformer):
                         "write it as a loop over the elements, or compile this function with target='cpu'")
         return updated
 
+    def leave_BinaryOperation(self, original: cst.BinaryOperation,
+                              updated: cst.BinaryOperation) -> cst.BaseExpression:
+        if isinstance(updated.operator, cst.MatrixMultiply):
+            self.refuse("'@' (a matrix product) cannot run inside a CUDA kernel",
+                        "write the product as loops, or compile this function with target='cpu'")
+        return updated
+
     def refuse(self, message: str, hint: str) -> None:
         line = self.line or 1
         text = self.ctx.source_line(line)

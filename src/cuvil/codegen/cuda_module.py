@@ -35,7 +35,7 @@ from .cuda import Context, Kernel
 from .launch import device_function, print_launcher
 
 HELPER_MODULES = ("cuvil.runtime.elementwise", "cuvil.runtime.vmath", "cuvil.runtime.intrinsics",
-                  "cuvil.runtime.inplace", "cuvil.runtime.mathlib")
+                  "cuvil.runtime.inplace", "cuvil.runtime.mathlib", "cuvil.runtime.checks")
 FIXED = (
     "from numba import cuda",
     "import cuvil.runtime.cuda_runtime as _rt",
@@ -168,4 +168,18 @@ def generate_cuda(plans: Mapping[str, Plan], units: list[Any], sources: Mapping[
         kind = types.name(name)
         return kind.dtype if isinstance(kind, Scalar) else None
 
-    return cuda_module(unit(units[0]), [unit(u) for u in units[1:]][::-1], names, scalar_dtype)
+    module = cuda_module(unit(units[0]), [unit(u) for u in units[1:]][::-1], names, scalar_dtype)
+    _warn_serial(units[0].filename, units[0].name, module.serial_lines)
+    return module
+
+
+def _warn_serial(filename: str, function: str, lines: list[tuple[int, int]]) -> None:
+    import warnings
+
+    from ..errors import PerformanceWarning
+
+    for first, last in lines:
+        where = f"L{first}" if first == last else f"L{first}-L{last}"
+        warnings.warn(f"{os.path.basename(filename)}:{where} ({function}) runs serially on one GPU thread (a "
+                      "single-thread kernel): its loop touches arrays and is not parallel", PerformanceWarning,
+                      stacklevel=2)

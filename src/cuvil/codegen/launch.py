@@ -107,7 +107,7 @@ class _Host:
         if base_kind == "empty":
             text = f"{region.name} = _rt.empty({shape}, {dtype})"
         else:
-            value_text = {"zeros": "0", "ones": "1"}.get(base_kind) or _code(fill) if fill is not None else "0"
+            value_text = {"zeros": "0", "ones": "1"}.get(base_kind) or (_code(fill) if fill is not None else "0")
             text = f"{region.name} = _rt.full({shape}, {value_text}, {dtype})"
         self.notes.append(f"{region.id} {_where(region.lines)}: {region.name} allocated on the device")
         return _stmt(text, region.lines[0] if region.lines else None)
@@ -184,7 +184,8 @@ class _Host:
         if self.on_host(stmts):
             self.notes.append(f"{region.id} {_where(region.lines)}: serial, on the host (scalars only)")
             return [*stmts, *tail]
-        return [*self.as_kernel(dataclasses.replace(region, statements=tuple(stmts)), loops), *tail]
+        return [*self.as_kernel(dataclasses.replace(region, statements=tuple(stmts)), loops,
+                                later=set(_names(tail))), *tail]
 
     def on_host(self, stmts: Sequence[cst.BaseStatement]) -> bool:
         """No array element, array method or compiled callee: Python runs it on the host as well as a thread."""
@@ -192,6 +193,10 @@ class _Host:
         callees, numpy = self.callees, self.ctx.numpy
 
         class Find(cst.CSTVisitor):
+            def visit_MatrixMultiply(self, node: cst.MatrixMultiply) -> None:
+                nonlocal found
+                found = True
+
             def visit_Subscript(self, node: cst.Subscript) -> None:
                 nonlocal found
                 value = node.value
@@ -212,7 +217,8 @@ class _Host:
             s.visit(Find())
         return not found and not any(isinstance(s, cst.For | cst.While) and _escapes(s) for s in stmts)
 
-    def as_kernel(self, region: Serial, loops: tuple[Control, ...], forced: bool = False) -> Stmts:
+    def as_kernel(self, region: Serial, loops: tuple[Control, ...], forced: bool = False,
+                  later: set[str] | None = None) -> Stmts:
         stmts = list(region.statements)
         line = region.lines[0] if region.lines else None
         if _escapes_block(stmts):  # a break/continue of a host loop: the host runs it
@@ -221,7 +227,7 @@ class _Host:
         read = set(_names(stmts))
         written = assigned_names(cst.Module(stmts))
         before = self.before(region, loops)
-        after = self.read_elsewhere(region) | (read if loops else set())
+        after = self.read_elsewhere(region) | (read if loops else set()) | (later or set())
         live_in = [n for n in _names(stmts) if n in before and n not in self.ctx.module_names]
         live_out = [n for n in sorted(written) if n in after]
         dtypes = {n: self.scalar_dtype(n) for n in live_out}
@@ -252,7 +258,7 @@ class _Host:
         in a loop every name its body binds."""
         names = set(self.params)
         for r in self.order:
-            if r is region:
+            if r.id == region.id:
                 break
             names |= _bound(r)
         for loop in loops:
@@ -262,7 +268,7 @@ class _Host:
     def read_elsewhere(self, region: Region) -> set[str]:
         names: set[str] = set()
         for r in self.order:
-            if r is not region:
+            if r.id != region.id:
                 names |= set(_names(_statements(r)))
         return names
 

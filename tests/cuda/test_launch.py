@@ -1,0 +1,71 @@
+"""The launcher's pieces without kernels: error slots and their decoding, exceptions at the user's line, the
+launch configuration, the target option."""
+
+import traceback
+
+import numpy as np
+import pytest
+
+import cuvil
+from cuvil.runtime import cuda_call, cuda_runtime
+
+
+def test_an_error_slot_keeps_the_lowest_iteration_and_its_code():
+    slots = cuda_runtime.error_slots()
+    assert cuda_runtime.first_error(slots) == 0
+    host = slots.copy_to_host()
+    for iteration, code in ((7, 2), (3, 1005), (9, 1)):
+        host[0] = min(host[0], iteration * cuda_runtime.CODES + code)
+    slots = cuda_runtime.cuda.to_device(host)
+    assert cuda_runtime.first_error(slots) == 1005
+    assert cuda_runtime.decode(3 * cuda_runtime.CODES + 1005) == (3, 1005)
+
+
+def test_raise_at_puts_the_exception_at_the_users_line():
+    exc = cuda_call.raise_at(ZeroDivisionError("integer division or modulo by zero"), __file__, 5)
+    last = traceback.extract_tb(exc.__traceback__)[-1]
+    assert (last.filename, last.lineno) == (__file__, 5)
+    assert type(exc) is ZeroDivisionError and str(exc) == "integer division or modulo by zero"
+
+
+@pytest.mark.parametrize(("n", "expected"), [(0, (1, 32)), (5, (1, 32)), (33, (1, 64)), (256, (1, 256)),
+                                             (257, (2, 256)), (10**9, (1024, 256))])
+def test_launch_configuration(n, expected):
+    assert cuda_runtime.grid(n) == expected
+    assert cuda_runtime.grid(n, True) == (1, 1)
+
+
+def test_reduction_identities_and_combine():
+    assert cuda_runtime.identity("max", "float32") == -np.inf
+    assert cuda_runtime.identity("min", "int32") == np.iinfo(np.int32).max
+    assert cuda_runtime.identity("+", "int64") == 0
+    assert cuda_runtime.combine("max", 3.0, 5.0) == 5.0
+    assert cuda_runtime.combine("+", 1, 2) == 3
+
+
+def test_target_is_validated():
+    with pytest.raises(ValueError, match="target must be one of"):
+        cuvil.jit(target="tpu")
+
+
+def test_auto_runs_numpy_arguments_on_the_cpu():
+    def double(x):
+        return x * 2.0
+
+    f = cuvil.jit(double, target="auto")
+    x = np.arange(4.0)
+    np.testing.assert_array_equal(f(x), x * 2.0)
+    assert "target: cuda" not in " ".join(cuvil.explain(f).guards[0])
+
+
+def test_a_cpu_and_a_cuda_variant_are_different_entries():
+    def inc(x):
+        for i in range(len(x)):
+            x[i] += 1.0
+        return x
+
+    cpu, gpu = cuvil.jit(inc), cuvil.jit(inc, target="cuda")
+    np.testing.assert_array_equal(cpu(np.zeros(3)), np.ones(3))
+    np.testing.assert_array_equal(gpu(np.zeros(3)), np.ones(3))
+    assert "@cuda.jit" in gpu.source("cuda") and "@cuda.jit" not in cpu.source("kernel")
+    assert gpu.compile_events[0].cache == "miss"  # not the CPU entry

@@ -1,0 +1,56 @@
+"""Every corpus program (tests/programs) with target="cuda" equals plain Python — on the simulator here (a few
+examples of small shapes: each GPU thread runs as Python), on the GPU under bench/gpu_check.sh. Programs the CUDA
+target refuses are listed with the reason, and the refusal itself is tested (a CuvilSyntaxError at the line)."""
+
+from copy import deepcopy
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cuvil
+from tests.programs.test_programs import CASES, assert_same, run_reference
+
+# name → why target="cuda" refuses it (a CuvilSyntaxError at the user's line, with a hint)
+REFUSED = {
+    "matmul_matrices": "'@' has no CUDA form yet (a matrix product is not lowered to loops)",
+    "matvec_matmul": "'@' has no CUDA form yet",
+    "bubble_sort": "a.copy() inside serial code that runs as a single-thread kernel",
+    "insertion_sort": "a.copy() inside serial code that runs as a single-thread kernel",
+    "i32_copy_plus_one": "a.copy() inside serial code that runs as a single-thread kernel",
+    "double_then_stats": "np.empty inside a callee (device functions cannot allocate)",
+}
+
+_JITTED = {}
+
+
+def compiled(fn):
+    if fn not in _JITTED:
+        _JITTED[fn] = cuvil.jit(fn, target="cuda")
+    return _JITTED[fn]
+
+
+ACCEPTED = [c for c in CASES if c.fn.__name__ not in REFUSED]
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.fn.__name__) for c in ACCEPTED])
+@settings(max_examples=3, deadline=None, database=None)
+@given(data=st.data())
+def test_program_matches_python_on_cuda(case, data):
+    args = data.draw(case.strategy, label="args")
+    py_args, jit_args = deepcopy(args), deepcopy(args)
+    expected = run_reference(case.fn, py_args)
+    actual = compiled(case.fn)(*jit_args)
+    assert_same(expected, actual)
+    assert_same(tuple(py_args), tuple(jit_args), path="args")
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.fn.__name__) for c in CASES if c.fn.__name__ in REFUSED])
+def test_refused_program_is_a_syntax_error_at_its_line(case):
+    args = case.strategy.example()
+    with pytest.raises(cuvil.CuvilSyntaxError) as info:
+        cuvil.jit(case.fn, target="cuda")(*deepcopy(args))
+    assert info.value.filename == case.fn.__code__.co_filename
+    first = case.fn.__code__.co_firstlineno
+    assert first < info.value.lineno < first + 40
+    assert "target='cpu'" in info.value.hint or "loop" in info.value.hint

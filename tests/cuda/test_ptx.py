@@ -1,0 +1,126 @@
+"""Every kernel target="cuda" generates for the corpus (tests/programs), the kernels of these tests and the
+accepted kernels of bench/kernels compiles to PTX for compute capability 9.0 with numba.cuda.compile_ptx.
+
+The kernels run here on the simulator, which records each launch's argument types; a subprocess without the
+simulator (compile_ptx is not there under NUMBA_ENABLE_CUDASIM) imports the generated modules and compiles each
+kernel for those types. A kernel that calls a device function makes numba-cuda 0.30.4 (pinned in
+constraints/tests.txt) ask for the current device's compute capability even for compile_ptx
+(numba/cuda/dispatcher.py: `get_current_device().compute_capability` in `compile_device`), which fails with
+no GPU: the subprocess stands in a 9.0 device for that one lookup."""
+
+import importlib
+import json
+import os
+import pkgutil
+import subprocess
+import sys
+import textwrap
+from copy import deepcopy
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import cuvil
+from tests.cuda import test_kernels
+from tests.cuda.test_programs import ACCEPTED
+
+pytestmark = pytest.mark.skipif(os.environ.get("CUVIL_GPU") == "1", reason="a real GPU compiles every launch")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _sig(value):
+    if hasattr(value, "_ary"):
+        value = value._ary
+    if isinstance(value, np.ndarray):
+        dims = [":"] * value.ndim
+        if value.flags.c_contiguous and value.ndim:
+            dims[-1] = "::1"
+        return f"{value.dtype.name if value.dtype != np.bool_ else 'boolean'}[{', '.join(dims)}]"
+    if isinstance(value, bool | np.bool_):
+        return "boolean"
+    if isinstance(value, np.generic):
+        return value.dtype.name
+    if isinstance(value, int):
+        return "int64"
+    if isinstance(value, float):
+        return "float64"
+    if isinstance(value, tuple):
+        return "Tuple((" + ", ".join(_sig(v) for v in value) + ",))"
+    raise TypeError(type(value))
+
+
+@pytest.fixture
+def launches(monkeypatch):
+    from numba.cuda.simulator import kernel
+
+    found = {}
+    original = kernel.FakeCUDAKernel.__call__
+
+    def record(self, *args):
+        if not self._device and "_cuvil_" in self.fn.__code__.co_filename:
+            key = (self.fn.__code__.co_filename, self.fn.__name__, "(" + ", ".join(_sig(a) for a in args) + ")")
+            found[key] = True
+        return original(self, *args)
+
+    monkeypatch.setattr(kernel.FakeCUDAKernel, "__call__", record)
+    return found
+
+
+def _bench_kernels():
+    import bench.kernels as package
+
+    for info in pkgutil.iter_modules(package.__path__):
+        module = importlib.import_module(f"bench.kernels.{info.name}")
+        fn = getattr(module, info.name, None)
+        if callable(fn) and hasattr(module, "args"):
+            yield fn, module.args
+
+
+def test_every_generated_kernel_compiles_to_ptx_for_cc90(launches):
+    for case in ACCEPTED:
+        args = case.strategy.example()
+        cuvil.jit(case.fn, target="cuda")(*deepcopy(args))
+    for name in ("gelu", "saxpy", "total", "largest", "count_positive", "row_softmax", "divide"):
+        fn = getattr(test_kernels, name)
+        sample = {"saxpy": (2.0, np.ones(40), np.ones(40), np.zeros(40)), "row_softmax": (np.ones((4, 8)),
+                  np.zeros((4, 8))), "divide": (np.zeros(8, np.int64), -1)}.get(name, (np.ones(40), np.zeros(40)))
+        cuvil.jit(fn, target="cuda")(*sample[: fn.__code__.co_argcount])
+    refused = []
+    for fn, make in _bench_kernels():
+        try:
+            cuvil.jit(fn, target="cuda")(*make(1e-5))
+        except cuvil.CuvilSyntaxError as exc:  # refused, with the reason: reported, not compiled
+            refused.append(f"{fn.__name__}: {exc.msg}")
+    assert len(launches) >= 40
+    script = textwrap.dedent("""
+        import importlib.util, json, sys
+        import numba.cuda.dispatcher as d
+        class Device:  # compute capability 9.0 for compile_device's lookup (numba-cuda 0.30.4)
+            compute_capability = (9, 0)
+        d.get_current_device = lambda: Device()
+        from numba import cuda
+        failed = []
+        modules = {}
+        for path, name, sig in json.load(sys.stdin):
+            if path not in modules:
+                spec = importlib.util.spec_from_file_location(path.rsplit("/", 1)[1][:-3], path)
+                module = importlib.util.module_from_spec(spec)
+                sys.modules[spec.name] = module
+                spec.loader.exec_module(module)
+                modules[path] = module
+            try:
+                ptx, _ = cuda.compile_ptx(getattr(modules[path], name).py_func, sig, cc=(9, 0))
+                assert ".target sm_90" in ptx
+            except Exception as exc:
+                failed.append(f"{name}{sig}: {type(exc).__name__}: {str(exc).splitlines()[0][:300]}")
+        print(json.dumps(failed))
+    """)
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), str(ROOT)])
+    done = subprocess.run([sys.executable, "-c", script], input=json.dumps(sorted(launches)), text=True,
+                          capture_output=True, env=env, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    failed = json.loads(done.stdout.strip().splitlines()[-1])
+    assert not failed, "\n".join(failed)
+    print("refused bench kernels:", refused)
