@@ -15,9 +15,6 @@ from tests.programs.test_programs import CASES, assert_same, run_reference
 REFUSED = {
     "matmul_matrices": "'@' has no CUDA form yet (a matrix product is not lowered to loops)",
     "matvec_matmul": "'@' has no CUDA form yet",
-    "bubble_sort": "a.copy() inside serial code that runs as a single-thread kernel",
-    "insertion_sort": "a.copy() inside serial code that runs as a single-thread kernel",
-    "i32_copy_plus_one": "a.copy() inside serial code that runs as a single-thread kernel",
     "double_then_stats": "np.empty inside a callee (device functions cannot allocate)",
 }
 

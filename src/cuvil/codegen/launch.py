@@ -143,11 +143,16 @@ class _Host:
         errs = next((s.body[0].targets[0].target.value for s in around if isinstance(s, cst.SimpleStatementLine)
                      and isinstance(s.body[0], cst.Assign) and _code(s.body[0].value) == "_error_slots()"), None)
         own_errs = errs or self.fresh("_errs")
+        out: Stmts = []
+        changed = assigned_names(loop) | {v for v, _, _ in nest.reductions}
+        if set(_names([count])) & changed:  # the body rebinds a name of the extent: Python read it once, before
+            extent = self.fresh("_extent")
+            out.append(assign(extent, count, line))
+            count = cst.Name(extent)
         name = self.kernel_name("k")
         kernel, cells, identities, raises = grid_kernel(name, loop, count, nest.reductions, self.ctx, self.fresh,
                                                         own_errs, RAISE_OFFSET)
         self.kernels.append(kernel)
-        out: Stmts = []
         if raises and errs is None:
             out.append(_stmt(f"{own_errs} = _error_slots()", line))
         for (_, op, dtype), cell, ident in zip(nest.reductions, cells, identities):
