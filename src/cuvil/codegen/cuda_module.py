@@ -43,10 +43,13 @@ FIXED = (
     "from cuvil.runtime.cuda_runtime import first_error as _first_error",
     "from cuvil.runtime.cuda_runtime import overlaps as _overlaps",
     "from cuvil.runtime.cuda_runtime import self_overlaps as _self_overlaps",
+    "from cuvil.runtime.cuda_runtime import error_value as _error_value",
     "from cuvil.runtime.cuda_device import record_error as _record_error",
+    "from cuvil.runtime.cuda_device import record_error_values as _record_error_values",
 )
 FIXED_NAMES = frozenset({"cuda", "_rt", "_error_slots", "_first_error", "_overlaps", "_self_overlaps",
-                         "_record_error", "_math", "_np"})
+                         "_record_error", "_math", "_np", "_error_value",
+                         "_record_error_values"})
 
 
 @dataclasses.dataclass(frozen=True)

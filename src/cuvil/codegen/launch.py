@@ -28,7 +28,8 @@ from .cuda import ATOMIC, Context, DeviceCode, Kernel, Stmts, assign, call, free
 from .parallel import parallel_loop
 
 HOST = {"error_slots": "_error_slots", "first_error": "_first_error", "overlaps": "_overlaps",
-        "self_overlaps": "_self_overlaps"}
+        "self_overlaps": "_self_overlaps", "error_value": "_error_value",
+        "record_error_values": "_record_error_values"}  # the last runs in the kernel
 RAISE_OFFSET = 1000  # codes of `raise` statements in kernel code, after codegen/parallel.py's check codes
 
 
@@ -350,10 +351,21 @@ def print_launcher(plan: Plan, ctx: Context, scalar_dtype: Callable[[str], str |
     host = _Host(plan, ctx, scalar_dtype, callees)
     body = host.regions(plan.regions, ())
     launcher = plan.function.with_changes(body=plan.function.body.with_changes(body=body))
+    launcher = launcher.visit(_HostCopies())  # type: ignore[assignment]
     if host_renames:
         # The CPU helpers under their host names (the module's plain names are the device twins).
         launcher = launcher.visit(Rename(host_renames))  # type: ignore[assignment]
     return Printed(launcher, host.kernels, host.notes, host.serial_lines)
+
+
+class _HostCopies(cst.CSTTransformer):
+    """`a.copy()` on the host: a device array has no `copy` method (the simulator's has)."""
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        func = updated.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "copy" and not updated.args:
+            return call("_rt.copy", func.value)
+        return updated
 
 
 def flatten(plan: Plan) -> cst.FunctionDef:

@@ -25,6 +25,16 @@ def record_error(slots, iteration, code):
 
 
 @cuda.jit(device=True)
+def record_error_values(slots, iteration, code, a, b):
+    """record_error, with the two values of its message (racy between two failing threads: a message may
+    show the values of another failing iteration of the same check)."""
+    packed = iteration * CODES + code
+    if packed < cuda.atomic.min(slots, 0, packed):
+        slots[1] = a
+        slots[2] = b
+
+
+@cuda.jit(device=True)
 def index(i, n, axis):  # runtime/checks.index: a kernel cannot raise its IndexError (not checked on the GPU)
     return i
 
@@ -144,4 +154,5 @@ def sigmoid_f64(x):
     return 1.0 / (1.0 + math.exp(-x))
 
 
-NAMES = frozenset(n for n, v in dict(globals()).items() if hasattr(v, "py_func") and n != "record_error")
+NAMES = frozenset(n for n, v in dict(globals()).items() if hasattr(v, "py_func")
+                  and n not in ("record_error", "record_error_values"))

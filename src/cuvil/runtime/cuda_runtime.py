@@ -20,6 +20,9 @@ from numba import cuda
 
 from ..errors import CuvilError
 
+if not hasattr(np, "row_stack"):  # NumPy 2.5 removed the alias; numba-cuda 0.30.4 still types it on first compile
+    np.row_stack = np.vstack  # type: ignore[attr-defined]
+
 BLOCK = 256  # threads per block for large extents; the shared arrays of block reductions have this size
 CODES = 4096  # error codes per iteration in an error slot: iteration * CODES + code
 NO_ERROR = np.iinfo(np.int64).max
@@ -113,7 +116,12 @@ def combine(op: str, before: Any, partial: Any) -> Any:
 
 
 def error_slots() -> Any:
-    return cuda.to_device(np.array([NO_ERROR], dtype=np.int64))
+    """[lowest iteration * CODES + code, and two values its message needs (a bounds check's index and size)]."""
+    return cuda.to_device(np.array([NO_ERROR, 0, 0], dtype=np.int64))
+
+
+def error_value(slots: Any, k: int) -> int:
+    return int(slots.copy_to_host()[1 + k])
 
 
 def first_error(slots: Any) -> int:
