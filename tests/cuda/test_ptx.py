@@ -59,7 +59,7 @@ def launches(monkeypatch):
 
     def record(self, *args):
         if not self._device and "_cuvil_" in self.fn.__code__.co_filename:
-            key = (self.fn.__code__.co_filename, self.fn.__name__, "(" + ", ".join(_sig(a) for a in args) + ")")
+            key = (self.fn.__code__.co_filename, self.fn.__name__, "(" + ", ".join(_sig(a) for a in args) + ",)")
             found[key] = True
         return original(self, *args)
 
