@@ -151,10 +151,14 @@ class Statements:
         return [f"{got[1].name}[{i}:{i} + 3].sort()"] if i else []
 
     def st_alloc(self) -> list[str]:
-        self.declared["tmp"] = "np.zeros(2)"
         alloc = self.s.pick(["tmp = np.zeros(2)", "tmp = np.ones(2)", "tmp = np.empty(2)"])
-        lines = [alloc, f"tmp[0] = {self.fexpr(1)}"]
-        return lines + [f"tmp[1] = {self.fexpr(1)}"] if "empty" in lines[0] else lines
+        if "empty" in alloc:  # unset until written: the writes that set it may not read it
+            self.declared.pop("tmp", None)
+            lines = [alloc, f"tmp[0] = {self.fexpr(1)}", f"tmp[1] = {self.fexpr(1)}"]
+            self.declared["tmp"] = "np.zeros(2)"
+            return lines
+        self.declared["tmp"] = "np.zeros(2)"
+        return [alloc, f"tmp[0] = {self.fexpr(1)}"]
 
     def st_rows(self) -> list[str]:
         """`X[r, :] = Y[:, c] op e` for matrices whose sides agree on every call."""

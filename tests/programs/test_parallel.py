@@ -384,4 +384,4 @@ def test_reductions_and_rows_stay_parallel():
         return total, out
 
     jitted = check(f, lambda: (np.ones((2000, 8)),))
-    assert loops(jitted)[0].startswith("f L") and "parallel (reduction total)" in loops(jitted)[0]
+    assert loops(jitted)[0].startswith("f L") and "parallel (reduction total" in loops(jitted)[0]

@@ -31,6 +31,10 @@ class Check:
     exception: str  # the builtin exception's name
     message: str
     line: int | None
+    # A message that depends on values (a bounds check's index and size): they are recorded with the error,
+    # and `raiser` called again with them in place of its first two arguments raises Python's exception.
+    values: tuple[cst.BaseExpression, cst.BaseExpression] | None = None
+    raiser: cst.Call | None = None
 
 
 class Opaque(Exception):
@@ -46,6 +50,7 @@ _DIVISIONS: dict[type, str] = {
     cst.DivideAssign: "division by zero",
 }
 _NONNEGATIVE_CALLS = frozenset({"len"})
+_BOUNDS = "cuvil.runtime.checks.index"
 
 
 def _nonzero_literal(node: cst.BaseExpression) -> bool:
@@ -106,9 +111,11 @@ class _Checks:
         elif isinstance(node, cst.Call):
             self.call(node, guard)
         else:
+            children = list(node.children)
             if isinstance(node, cst.Subscript):
                 self.index(node)
-            for child in node.children:
+                children = [node.value] + [c for part in node.slice for c in part.slice.children]
+            for child in children:
                 if isinstance(child, cst.BaseExpression):
                     self.expr(child, guard)
 
@@ -131,6 +138,15 @@ class _Checks:
             self.expr(arg.value, guard)
         effect = self.calls.effect(node)
         if effect.raises is None:
+            return
+        if effect.name == _BOUNDS and len(node.args) == 3:  # lower/checks.py's index(i, n, axis)
+            index, size = node.args[0].value, node.args[1].value
+            self.pure(index, "an index")
+            outside = cst.BooleanOperation(
+                cst.Comparison(_paren(index), [cst.ComparisonTarget(cst.LessThan(), cst.UnaryOperation(
+                    cst.Minus(), _paren(size)))]), cst.Or(),
+                cst.Comparison(_paren(index), [cst.ComparisonTarget(cst.GreaterThanEqual(), _paren(size))]))
+            self.found.append(Check(_and(guard, outside), "IndexError", "", self.line, (index, size), node))
             return
         if effect.raises == "empty" and effect.args:
             array = effect.args[0]

@@ -101,8 +101,6 @@ def decorator(options: Options, parallel: bool) -> str:
         flags["parallel"] = True
     if options.fastmath:
         flags["fastmath"] = True
-    if options.boundscheck:
-        flags["boundscheck"] = True
     return "@numba.njit(" + ", ".join(f"{k}={v}" for k, v in flags.items()) + ")"
 
 

@@ -218,13 +218,16 @@ class _Printer:
         return self.failures(checks, [stmt], origin_of(stmt)), True
 
     def failures(self, checks: list[Check], then: Stmts, line: int | None, leave: bool = False) -> Stmts:
-        """`if c1: record 1 … elif c2: record 2 … else: then`."""
-        chain: Stmts = then
+        """`if c1: record 1 … elif c2: record 2 … else: then`, where `then` indexes without the bounds checks
+        that c1, c2… made (a raise in a prange loop stops Numba from parallelizing it)."""
+        raisers = [c.raiser for c in checks if c.raiser is not None]
+        chain: Stmts = [s.visit(_Unchecked(raisers)) for s in then] if raisers else then  # type: ignore[misc]
         for check in reversed(checks):
             self.codes.append(check)
             code = len(self.codes)
-            record: Stmts = [_line(cst.Expr(_call(self.intrinsic("record_error"), cst.Name(self.errs),
-                                           cst.Name("__K__"), cst.Integer(str(code)))), check.line),
+            values, recorder = (check.values, "record_error_values") if check.values else ((), "record_error")
+            record: Stmts = [_line(cst.Expr(_call(self.intrinsic(recorder), cst.Name(self.errs),
+                                           cst.Name("__K__"), cst.Integer(str(code)), *values)), check.line),
                       _assign(self.ok, cst.Name("False"), check.line)]
             if leave:
                 record.append(_line(cst.Break(), check.line))
@@ -240,8 +243,25 @@ class _Printer:
         for code, check in enumerate(self.codes, 1):
             error = _call(check.exception, cst.SimpleString(repr(check.message)))
             test = cst.Comparison(cst.Name(e), [cst.ComparisonTarget(cst.Equal(), cst.Integer(str(code)))])
-            out.append(_if(test, [_line(cst.Raise(error), check.line)], check.line))
+            raised: Stmts = [_line(cst.Raise(error), check.line)]
+            if check.raiser is not None:  # called again with the recorded values, it raises Python's message
+                values = [cst.Arg(_call(self.intrinsic("error_value"), cst.Name(self.errs), cst.Integer(str(k))))
+                          for k in (0, 1)]
+                raised.insert(0, _line(cst.Expr(check.raiser.with_changes(args=[*values, *check.raiser.args[2:]])),
+                                       check.line))
+            out.append(_if(test, raised, check.line))
         return out
+
+
+class _Unchecked(cst.CSTTransformer):
+    """`index(i, n, axis)` → `i` for the bounds checks already tested."""
+
+    def __init__(self, raisers: list[cst.Call]):
+        super().__init__()
+        self.raisers = raisers
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        return updated.args[0].value if any(original.deep_equals(r) for r in self.raisers) else updated
 
 
 class _Iteration(cst.CSTTransformer):

@@ -157,6 +157,7 @@ _TABLE: dict[str, Entry] = {
                                                               "tanh_f64 tanh_f32_fast erf_f32 erf_f64 sigmoid_f32 "
                                                               "sigmoid_f64").split())),
     **_entries("cuvil.runtime.intrinsics.py_pow cuvil.runtime.intrinsics.pow_exponent", raises="opaque"),
+    **_entries("cuvil.runtime.checks.index", raises="opaque"),  # IndexError (lower/checks.py)
     **_entries("cuvil.runtime.inplace.inplace_value", views=(Arg(1),), raises="opaque"),
     **_ufunc_entries(),  # last: `np.abs`, `np.maximum`, … are ufuncs, with `out`
 }

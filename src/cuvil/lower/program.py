@@ -31,6 +31,7 @@ from ..options import Options
 from .arrays import Lowering
 from .blocks import lower_arrays
 from .casts import Casts
+from .checks import BoundsChecks
 from .plan import Plan, build_plan
 
 
@@ -72,6 +73,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
         typed = _types(functions, entry, dict(zip(params, args)), program.globals(), program.values)
         for name, types in typed.items():
             _refuse_float16(functions[name], types, program.filenames.get(name))
+    before = {name: all_names(fn) for name, fn in functions.items()}
     with stage("codegen"):
         for name, types in typed.items() if not as_written else ():
             fn = functions[name]
@@ -85,6 +87,15 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
         for name, types in typed.items() if not as_written else ():
             functions[name] = functions[name].visit(Casts(types, numpy, intrinsic, options.fastmath))  # type: ignore[assignment]
     globals = program.globals()
+    if options.boundscheck:
+        with stage("analyze"):
+            checked = _types(functions, entry, dict(zip(params, args)), globals, program.values)
+        with stage("codegen"):
+            for name, types in checked.items():
+                trusted = all_names(functions[name]) - before[name]  # the lowering's own loop variables
+                functions[name] = functions[name].visit(  # type: ignore[assignment]
+                    BoundsChecks(types, intrinsic, trusted))
+        globals = program.globals()
     numbers = frozenset(p for p, kind in zip(params, args) if isinstance(kind, Scalar))
     ranks = {p: len(shape) for p, shape in zip(params, program.shapes) if shape is not None}
     with stage("analyze"):
@@ -92,7 +103,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
         retyped = _types(functions, entry, dict(zip(params, args)), globals, program.values)
         numeric = {name: _numbers(types) for name, types in retyped.items()}
         analyses = analyze_program(functions, entry, globals, numbers, ranks, bool(options.parallel),
-                                   options.boundscheck, numeric)
+                                   False, numeric)  # indexing raises only through lower/checks.py's calls
         plans = {name: build_plan(name, fn, analyses[name].loops, retyped.get(name), analyses[name].aliases)
                  for name, fn in functions.items()}
     words = [f"{name} {d.describe()}" for name in functions for d in analyses[name].loops]

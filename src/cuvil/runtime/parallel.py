@@ -34,14 +34,24 @@ def self_overlaps(a):
 
 
 def error_slots():
-    return np.full((_SLOTS, 2), NO_ERROR, np.int64)
+    return np.full((_SLOTS, 4), NO_ERROR, np.int64)
 
 
 def record_error(slots, iteration, code):
     slots[0, 0] = min(slots[0, 0], iteration)
 
 
+def record_error_values(slots, iteration, code, a, b):
+    """record_error, with two values the error's message needs (a bounds check's index and size)."""
+    slots[0, 0] = min(slots[0, 0], iteration)
+
+
 def first_error(slots):
+    return 0
+
+
+def error_value(slots, k):
+    """Value `k` (0 or 1) recorded with the first failing iteration's error."""
     return 0
 
 
@@ -121,7 +131,7 @@ def _self_overlaps(a):
 
 @overload(error_slots, jit_options={"nogil": True})
 def _error_slots():
-    return lambda: np.full((_SLOTS, 2), NO_ERROR, np.int64)
+    return lambda: np.full((_SLOTS, 4), NO_ERROR, np.int64)
 
 
 @overload(record_error, jit_options={"nogil": True})
@@ -131,6 +141,19 @@ def _record_error(slots, iteration, code):
         if iteration < slots[t, 0]:
             slots[t, 0] = iteration
             slots[t, 1] = code
+
+    return record
+
+
+@overload(record_error_values, jit_options={"nogil": True})
+def _record_error_values(slots, iteration, code, a, b):
+    def record(slots, iteration, code, a, b):
+        t = numba.get_thread_id()
+        if iteration < slots[t, 0]:
+            slots[t, 0] = iteration
+            slots[t, 1] = code
+            slots[t, 2] = a
+            slots[t, 3] = b
 
     return record
 
@@ -145,3 +168,15 @@ def _first_error(slots):
         return 0 if slots[best, 0] == NO_ERROR else slots[best, 1]
 
     return first
+
+
+@overload(error_value, jit_options={"nogil": True})
+def _error_value(slots, k):
+    def value(slots, k):
+        best = 0
+        for t in range(slots.shape[0]):
+            if slots[t, 0] < slots[best, 0]:
+                best = t
+        return slots[best, 2 + k]
+
+    return value

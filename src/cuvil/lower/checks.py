@@ -1,0 +1,248 @@
+"""Bounds checks with Python's (NumPy's) IndexError, by default, at little cost (issue 10 §1).
+
+Numba reads and writes past the end of an array without a word (its own checks are opt-in and stop loops from
+vectorizing), so every integer index of an array gets one of three treatments:
+
+    proved     `for i in range(x.shape[0]): x[i]`, and every index of the lowering's own loops: nothing
+    hoisted    `for i in range(n): out[i + 1] = …`  →  before the loop, once:
+                   if 0 < n: index(0 + 1, out.shape[0], 0); index(n - 1 + 1, out.shape[0], 0)
+    checked    `out[idx[i]]`  →  `out[index(idx[i], out.shape[0], 0)]`
+
+`index` (runtime/checks.py) raises NumPy's "index 3 is out of bounds for axis 0 with size 3" and lets -n … n-1
+through, as Python does. An affine index `v ± c` of a step-1 range is in bounds everywhere when it is at both
+ends, so one check before the loop covers every iteration — provided the statement runs in every iteration:
+it stands directly in the loop's body, the body has no `break`, `continue`, `return` or `raise`, and nothing
+in the body rebinds the array or `c`. The hoisted check raises before the loop's first iteration rather than
+at the failing one: the exception and its message are Python's; what earlier iterations would have written
+is not (the same latitude a parallel loop takes, codegen/parallel.py).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ..analysis.type_rules import Types
+from ..analysis.types import Array, Scalar
+from ..normalize.names import assigned_names
+from ..normalize.origins import origin_of, with_origin
+from .reductions import Intrinsic
+
+MODULE = "cuvil.runtime.checks"
+
+
+class _Loop:
+    """A `for` over a range: the first and last values of its variable and when it runs at all, as
+    expressions to evaluate before it (`plain` when those are known and its body runs through every time)."""
+
+    def __init__(self, node: cst.For):
+        self.var = node.target.value if isinstance(node.target, cst.Name) else None
+        args = [a.value for a in node.iter.args] if isinstance(node.iter, cst.Call) and isinstance(
+            node.iter.func, cst.Name) and node.iter.func.value == "range" else []
+        self.start: cst.BaseExpression = cst.Integer("0")
+        self.last: cst.BaseExpression | None = None
+        self.nonempty: cst.BaseExpression | None = None
+        if 1 <= len(args) <= 2 or len(args) == 3 and _step(args[2]) is not None:
+            self.start = args[0] if len(args) > 1 else self.start
+            stop = args[1] if len(args) > 1 else args[0]
+            if len(args) == 3:  # first + (count - 1) * step
+                count = cst.Call(cst.Name("len"), [cst.Arg(node.iter)])
+                self.nonempty = cst.Comparison(cst.Integer("0"), [cst.ComparisonTarget(cst.LessThan(), count)])
+                steps = cst.BinaryOperation(count, cst.Subtract(), cst.Integer("1"), lpar=[cst.LeftParen()],
+                                            rpar=[cst.RightParen()])
+                self.last = cst.BinaryOperation(_paren(self.start), cst.Add(),
+                                                cst.BinaryOperation(steps, cst.Multiply(), _paren(args[2])))
+            else:
+                self.nonempty = cst.Comparison(self.start, [cst.ComparisonTarget(cst.LessThan(), stop)])
+                self.last = cst.BinaryOperation(_paren(stop), cst.Subtract(), cst.Integer("1"))
+        self.stop = args[-1] if len(args) in (1, 2) else None  # what a loop over an array's own axis stops at
+        self.assigned = assigned_names(node.body)
+        self.plain = self.var is not None and self.last is not None and all(_simple(a) for a in args) \
+            and not _exits(node.body)
+        self.body = {id(s) for s in node.body.body}
+        self.hoisted: list[cst.BaseStatement] = []
+
+
+def _step(node: cst.BaseExpression) -> int | None:
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        inner = _step(node.expression)
+        return -inner if inner is not None else None
+    return int(node.value) or None if isinstance(node, cst.Integer) else None
+
+
+def _simple(node: cst.BaseExpression) -> bool:
+    """Pure and cheap to evaluate again before the loop: names, literals, arithmetic, shapes, len()."""
+    if isinstance(node, cst.Name | cst.Integer):
+        return True
+    if isinstance(node, cst.UnaryOperation):
+        return _simple(node.expression)
+    if isinstance(node, cst.BinaryOperation):
+        return _simple(node.left) and _simple(node.right)
+    if isinstance(node, cst.Attribute):
+        return isinstance(node.value, cst.Name)
+    if isinstance(node, cst.Subscript):
+        return isinstance(node.value, cst.Attribute | cst.Name | cst.Tuple) and len(node.slice) == 1 \
+            and isinstance(node.slice[0].slice, cst.Index) and isinstance(node.slice[0].slice.value, cst.Integer)
+    if isinstance(node, cst.Call):
+        return isinstance(node.func, cst.Name) and node.func.value == "len" and len(node.args) == 1 \
+            and isinstance(node.args[0].value, cst.Name)
+    return isinstance(node, cst.Tuple) and all(_simple(e.value) for e in node.elements)
+
+
+def _exits(body: cst.CSTNode) -> bool:
+    found = False
+
+    class Find(cst.CSTVisitor):
+        def visit_Break(self, node: cst.Break) -> None:
+            nonlocal found
+            found = True
+
+        visit_Continue = visit_Return = visit_Raise = visit_Break  # type: ignore[assignment]
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+    body.visit(Find())
+    return found
+
+
+def _names(node: cst.CSTNode) -> set[str]:
+    found: set[str] = set()
+
+    class Find(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            found.add(node.value)
+
+    node.visit(Find())
+    return found
+
+
+def _dim(array: cst.BaseExpression, axis: int) -> cst.Subscript:
+    return cst.Subscript(cst.Attribute(array, cst.Name("shape")),
+                         [cst.SubscriptElement(cst.Index(cst.Integer(str(axis))))])
+
+
+def _same(a: cst.CSTNode, b: cst.CSTNode) -> bool:
+    return a.deep_equals(b)
+
+
+class BoundsChecks(cst.CSTTransformer):
+    """Rewrites a typed function (`types` keyed by its nodes as they are now); `trusted` names (the lowering's
+    loop variables) index in bounds by construction."""
+
+    def __init__(self, types: Types, intrinsic: Intrinsic, trusted: set[str]):
+        super().__init__()
+        self.types, self.intrinsic, self.trusted = types, intrinsic, trusted
+        self.loops: list[_Loop] = []
+        self.statements: list[cst.CSTNode] = []  # the statements being visited, outermost first
+
+    def visit_For(self, node: cst.For) -> None:
+        self.loops.append(_Loop(node))
+
+    def leave_For(self, original: cst.For, updated: cst.For) -> cst.BaseStatement | cst.FlattenSentinel:
+        loop = self.loops.pop()
+        if not loop.hoisted:
+            return updated
+        assert loop.nonempty is not None
+        guard = with_origin(cst.If(loop.nonempty, cst.IndentedBlock(loop.hoisted)), origin_of(original))
+        return cst.FlattenSentinel([guard, updated])
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self.statements.append(node)
+
+    def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine,
+                                  updated: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
+        self.statements.pop()
+        return updated
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return not self.loops and not self.statements  # only the function itself, not nested ones
+
+    def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
+        kind = self.types.of(original.value)
+        if not isinstance(kind, Array) or not _pure(original.value):
+            return updated
+        indices = [e.slice.value for e in original.slice if isinstance(e.slice, cst.Index)]
+        kinds = [self.types.of(i) for i in indices]
+        if len(original.slice) > kind.ndim or any(not isinstance(k, Scalar) or k.dtype == "bool" for k in kinds) \
+                or any(i.deep_equals(cst.Name("None")) for i in indices):
+            return updated  # an array index (NumPy's own checks), a bool mask, a new axis: not ours
+        elements = []
+        for axis, (orig, new) in enumerate(zip(original.slice, updated.slice)):
+            if isinstance(orig.slice, cst.Index) and not self._proved(original.value, axis, orig.slice.value) \
+                    and not self._hoisted(original.value, axis, orig.slice.value):
+                assert isinstance(new.slice, cst.Index)
+                checked = self._call(new.slice.value, original.value, axis)
+                new = new.with_changes(slice=new.slice.with_changes(value=checked))
+            elements.append(new)
+        return updated.with_changes(slice=elements)
+
+    def _call(self, index: cst.BaseExpression, array: cst.BaseExpression, axis: int) -> cst.Call:
+        return cst.Call(cst.Name(self.intrinsic(MODULE, "index")),
+                        [cst.Arg(index), cst.Arg(_dim(array, axis)), cst.Arg(cst.Integer(str(axis)))])
+
+    def _proved(self, array: cst.BaseExpression, axis: int, index: cst.BaseExpression) -> bool:
+        names = _names(index)
+        if names and names <= self.trusted:
+            return True
+        if not isinstance(index, cst.Name):
+            return False
+        loop = next((lp for lp in reversed(self.loops) if lp.var == index.value), None)
+        if loop is None or loop.stop is None or index.value in loop.assigned:
+            return False
+        start_ok = isinstance(loop.start, cst.Integer) and int(loop.start.value) >= 0
+        own = _same(loop.stop, _dim(array, axis)) or (axis == 0 and _same(loop.stop, cst.Call(
+            cst.Name("len"), [cst.Arg(array)])))
+        return start_ok and own and not (_names(array) & loop.assigned)
+
+    def _hoisted(self, array: cst.BaseExpression, axis: int, index: cst.BaseExpression) -> bool:
+        """Checked once before the innermost loop around the statement, when that is sound: an index that
+        follows the loop's variable (`v ± c`, at both ends) or does not change in the loop (`i` of an outer
+        loop), in a statement that runs in every iteration."""
+        if not self.loops or not self.statements:
+            return False
+        loop = self.loops[-1]
+        if not loop.plain or id(self.statements[-1]) not in loop.body or _names(array) & loop.assigned:
+            return False
+        assert loop.last is not None and loop.var is not None
+        offset = _affine(index)
+        names = _names(index)
+        if offset is not None and offset[0] == loop.var and not (_names(offset[2]) & (loop.assigned | {loop.var})):
+            _, sign, amount = offset
+            ends = [cst.BinaryOperation(_paren(end), sign, _paren(amount)) if sign is not None else end
+                    for end in (loop.start, loop.last)]
+        elif not names & (loop.assigned | {loop.var}) and _pure(index):
+            ends = [index]
+        else:
+            return False
+        line = origin_of(self.statements[-1])
+        for end in ends:
+            check = with_origin(cst.SimpleStatementLine([cst.Expr(self._call(end, array, axis))]), line)
+            if not any(check.deep_equals(h) for h in loop.hoisted):
+                loop.hoisted.append(check)
+        return True
+
+
+def _affine(index: cst.BaseExpression) -> tuple[str, cst.BaseBinaryOp | None, cst.BaseExpression] | None:
+    """`v`, `v + c` or `v - c` with `c` an integer literal or a name: (v, operator, c)."""
+    if isinstance(index, cst.Name):
+        return index.value, None, cst.Integer("0")
+    if isinstance(index, cst.BinaryOperation) and isinstance(index.operator, cst.Add | cst.Subtract) \
+            and isinstance(index.left, cst.Name) and isinstance(index.right, cst.Integer | cst.Name):
+        return index.left.value, index.operator, index.right
+    return None
+
+
+def _pure(node: cst.BaseExpression) -> bool:
+    """Evaluated again (for its shape, or before a loop): names and subscripts of names only."""
+    if isinstance(node, cst.Name | cst.Integer):
+        return True
+    if isinstance(node, cst.Subscript):
+        return _pure(node.value) and all(isinstance(e.slice, cst.Index) and isinstance(
+            e.slice.value, cst.Name | cst.Integer) for e in node.slice)
+    return False
+
+
+def _paren(node: cst.BaseExpression) -> cst.BaseExpression:
+    if isinstance(node, cst.Name | cst.Integer | cst.Subscript | cst.Call | cst.Attribute):
+        return node
+    return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])

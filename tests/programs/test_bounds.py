@@ -1,0 +1,135 @@
+"""Out-of-bounds indexing raises Python's (NumPy's) IndexError by default (issue 10 §1, lower/checks.py):
+reads and writes, negative indices wrapping as in Python, checks hoisted out of loops only where that keeps
+Python's answer (a loop that breaks before the bad index raises nothing), the first failing iteration's
+error after a parallel loop, and `boundscheck=False` for none."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cuvil
+from cuvil.testing import assert_matches
+
+
+def read(a, k):
+    return a[k]
+
+
+def write(a, k):
+    a[k] = 7.0
+    return a
+
+
+def read_2d(m, i, j):
+    return m[i, j] + m[i][j]
+
+
+def total(a, n):
+    s = 0.0
+    for i in range(n):
+        s += a[i]
+    return s
+
+
+def neighbours(a, n):
+    out = np.zeros(n)
+    for i in range(n):
+        out[i] = a[i - 1] + a[i + 1]
+    return out
+
+
+def backwards(a, start):
+    s = 0.0
+    for i in range(start, -1, -2):
+        s += a[i]
+    return s
+
+
+def until_end(a, n):
+    s = 0.0
+    for i in range(n):
+        if i >= len(a):
+            break
+        s += a[i]
+    return s
+
+
+def rows(m, n):
+    s = 0.0
+    for i in range(n):
+        for j in range(m.shape[1]):
+            s += m[i, j]
+    return s
+
+
+def gather(a, idx, out):
+    for i in range(len(idx)):
+        out[i] = a[idx[i]]
+    return out
+
+
+JITTED = {f: cuvil.jit(f) for f in (read, write, read_2d, total, neighbours, backwards, until_end, rows, gather)}
+
+
+def _same(fn, *args):
+    """Compiled three times over (first call, guard hit, a miss on a new length) against CPython."""
+    assert_matches(fn, {"cuvil": JITTED[fn]}, *args)
+
+
+@settings(max_examples=40)
+@given(n=st.integers(0, 6), k=st.integers(-9, 9))
+def test_index_of_a_1d_array(n, k):
+    a = np.arange(float(n))
+    _same(read, a, k)
+    _same(write, a.copy(), k)
+
+
+@settings(max_examples=30)
+@given(shape=st.tuples(st.integers(0, 4), st.integers(0, 4)), i=st.integers(-5, 5), j=st.integers(-5, 5))
+def test_index_of_a_2d_array(shape, i, j):
+    _same(read_2d, np.ones(shape), i, j)
+
+
+@settings(max_examples=30)
+@given(size=st.integers(0, 6), n=st.integers(0, 9))
+def test_hoisted_loop_checks_raise_as_python(size, n):
+    a = np.arange(float(size))
+    for fn in (total, neighbours, until_end):
+        _same(fn, a, n)
+    _same(backwards, a, n - 2)
+    _same(rows, np.ones((size, 3)), n)
+
+
+def test_the_message_is_numpys():
+    with pytest.raises(IndexError, match=r"^index 3 is out of bounds for axis 0 with size 3$"):
+        JITTED[total](np.ones(3), 4)
+    with pytest.raises(IndexError, match=r"^index -4 is out of bounds for axis 0 with size 3$"):
+        JITTED[read](np.ones(3), -4)
+
+
+def test_a_loop_that_breaks_before_the_end_raises_nothing():
+    assert JITTED[until_end](np.ones(3), 10) == until_end(np.ones(3), 10) == 3.0
+    assert "index(" in JITTED[until_end].source()  # checked where it indexes, not before the loop
+
+
+@pytest.mark.parametrize("bad", [-11, 10, 2**40])
+def test_parallel_gather_raises_the_first_failing_iteration(bad):
+    jitted = cuvil.jit(gather, parallel=True)
+
+    def make():
+        idx = np.arange(10)
+        idx[3], idx[7] = bad, 12
+        return np.arange(10.0), idx, np.zeros(10)
+
+    for _ in range(3):
+        assert_matches(gather, {"cuvil": jitted}, *make())
+    assert "parallel" in cuvil.explain(jitted).loops[0][0]
+
+
+def test_boundscheck_false_checks_nothing():
+    unchecked = cuvil.jit(total, boundscheck=False)
+    assert unchecked(np.ones(3), 3) == 3.0
+    assert "index(" not in unchecked.source()
