@@ -80,9 +80,9 @@ def _line(line: int | None) -> str:
 
 
 class _Loop:
-    def __init__(self, loop: cst.For, fn: cst.FunctionDef, aliases: Aliases, boundscheck: bool):
+    def __init__(self, loop: cst.For, fn: cst.FunctionDef, aliases: Aliases):
         assert isinstance(loop.target, cst.Name) and isinstance(loop.iter, cst.Call)
-        self.loop, self.fn, self.aliases, self.boundscheck = loop, fn, aliases, boundscheck
+        self.loop, self.fn, self.aliases = loop, fn, aliases
         self.var = loop.target.value
         self.body = statements(loop.body)
         self.assigned = assigned_names(loop.body)
@@ -108,7 +108,7 @@ class _Loop:
         checks: dict[cst.BaseStatement, list[Check]] = {}
         for stmt in all_statements(self.loop.body):
             try:
-                found = statement_checks(stmt, self.aliases.calls, self.boundscheck)
+                found = statement_checks(stmt, self.aliases.calls)
             except Opaque as why:
                 raise _Serial(f"{_line(origin_of(stmt))}: {why}") from None
             if found:
@@ -296,7 +296,7 @@ def _is_range_loop(stmt: cst.CSTNode) -> bool:
             and isinstance(stmt.iter.func, cst.Name) and stmt.iter.func.value == "range")
 
 
-def loop_decisions(fn: cst.FunctionDef, aliases: Aliases, boundscheck: bool = False) -> list[LoopDecision]:
+def loop_decisions(fn: cst.FunctionDef, aliases: Aliases) -> list[LoopDecision]:
     """A decision for every range loop that is not inside a parallel one, in source order. Numba runs a
     parallel loop nested in another serially, so the outermost parallel loop wins."""
     found: list[LoopDecision] = []
@@ -304,7 +304,7 @@ def loop_decisions(fn: cst.FunctionDef, aliases: Aliases, boundscheck: bool = Fa
     def visit(stmts: Sequence[cst.BaseStatement]) -> None:
         for stmt in stmts:
             if isinstance(stmt, cst.For) and _is_range_loop(stmt):
-                decision = _Loop(stmt, fn, aliases, boundscheck).decide()
+                decision = _Loop(stmt, fn, aliases).decide()
                 found.append(decision)
                 if decision.parallel:
                     continue

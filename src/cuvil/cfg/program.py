@@ -25,12 +25,11 @@ class FunctionAnalysis:
 
 def analyze_program(functions: Mapping[str, cst.FunctionDef], entry: str, globals: Mapping[str, Global],
                     numbers: frozenset[str], ranks: Mapping[str, int], parallel: bool,
-                    boundscheck: bool = False,
                     is_number: Mapping[str, Callable[[cst.BaseExpression], bool]] | None = None
                     ) -> dict[str, FunctionAnalysis]:
     """`functions` by their names in the generated module; `numbers` and `ranks` what the variant's argument
-    types say of the entry's parameters; loops are decided only when `parallel`; with `boundscheck` every
-    index may raise; `is_number`, per function, says which expressions the types analysis knows are numbers."""
+    types say of the entry's parameters; loops are decided only when `parallel`; `is_number`, per function,
+    says which expressions the types analysis knows are numbers."""
     summaries: dict[str, Summary] = {}
     done: dict[str, FunctionAnalysis] = {}
     active: set[str] = set()
@@ -49,8 +48,8 @@ def analyze_program(functions: Mapping[str, cst.FunctionDef], entry: str, global
         known = (is_number or {}).get(name)
         aliases = Aliases(fn, calls, numbers, ranks, known) if name == entry else \
             Aliases(fn, calls, is_number=known)
-        summaries[name] = summarize(fn, aliases, boundscheck)
-        loops = loop_decisions(fn, aliases, boundscheck) if parallel else []
+        summaries[name] = summarize(fn, aliases)
+        loops = loop_decisions(fn, aliases) if parallel else []
         done[name] = FunctionAnalysis(aliases, summaries[name], loops)
         active.discard(name)
 

@@ -78,8 +78,8 @@ def _not(node: cst.BaseExpression) -> cst.BaseExpression:
 
 
 class _Checks:
-    def __init__(self, calls: Calls, line: int | None, boundscheck: bool):
-        self.calls, self.line, self.boundscheck = calls, line, boundscheck
+    def __init__(self, calls: Calls, line: int | None):
+        self.calls, self.line = calls, line
         self.found: list[Check] = []
 
     def add(self, guard: cst.BaseExpression | None, condition: cst.BaseExpression, exception: str,
@@ -112,16 +112,11 @@ class _Checks:
             self.call(node, guard)
         else:
             children = list(node.children)
-            if isinstance(node, cst.Subscript):
-                self.index(node)
+            if isinstance(node, cst.Subscript):  # an index raises only through lower/checks.py's index()
                 children = [node.value] + [c for part in node.slice for c in part.slice.children]
             for child in children:
                 if isinstance(child, cst.BaseExpression):
                     self.expr(child, guard)
-
-    def index(self, node: cst.Subscript) -> None:
-        if self.boundscheck and any(isinstance(e.slice, cst.Index) for e in node.slice):
-            raise Opaque("an index may be out of bounds (boundscheck=True raises IndexError)")
 
     def division(self, operator: cst.CSTNode, divisor: cst.BaseExpression, guard: cst.BaseExpression | None) -> None:
         message = _DIVISIONS.get(type(operator))
@@ -190,10 +185,10 @@ def _calls(node: cst.CSTNode) -> list[cst.Call]:
     return found
 
 
-def statement_checks(stmt: cst.BaseStatement, calls: Calls, boundscheck: bool = False) -> list[Check]:
+def statement_checks(stmt: cst.BaseStatement, calls: Calls) -> list[Check]:
     """The checks of a simple statement, or of a compound statement's header, in evaluation order; raises
-    `Opaque` when the statement may raise in a way no check can tell (with `boundscheck`, any index)."""
-    checks = _Checks(calls, origin_of(stmt), boundscheck)
+    `Opaque` when the statement may raise in a way no check can tell."""
+    checks = _Checks(calls, origin_of(stmt))
     if isinstance(stmt, cst.If | cst.While):
         checks.expr(stmt.test, None)
     elif isinstance(stmt, cst.For):
@@ -227,7 +222,6 @@ def _target(checks: _Checks, target: cst.BaseExpression) -> None:
         for element in target.elements:
             _target(checks, element.value)
     elif isinstance(target, cst.Subscript):
-        checks.index(target)
         for part in target.slice:
             for child in part.slice.children:
                 if isinstance(child, cst.BaseExpression):

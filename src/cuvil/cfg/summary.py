@@ -28,7 +28,7 @@ def _returned(fn: cst.FunctionDef) -> list[cst.BaseExpression]:
     return found
 
 
-def summarize(fn: cst.FunctionDef, aliases: Aliases, boundscheck: bool = False) -> Summary:
+def summarize(fn: cst.FunctionDef, aliases: Aliases) -> Summary:
     params = tuple(p.name.value for p in fn.params.params)
     collected = Collector(aliases).statements(statements(fn.body))
     writes = {k for k, p in enumerate(params) for a in collected.accesses if a.write and f"arg:{p}" in a.roots}
@@ -41,7 +41,7 @@ def summarize(fn: cst.FunctionDef, aliases: Aliases, boundscheck: bool = False) 
             break
     for stmt in all_statements(fn.body):
         try:
-            checks = statement_checks(stmt, aliases.calls, boundscheck)
+            checks = statement_checks(stmt, aliases.calls)
         except Opaque as why:
             raises = str(why)
             break

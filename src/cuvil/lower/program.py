@@ -102,8 +102,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
         # Loops are found by node identity: nothing may rewrite a function between here and printing.
         retyped = _types(functions, entry, dict(zip(params, args)), globals, program.values)
         numeric = {name: _numbers(types) for name, types in retyped.items()}
-        analyses = analyze_program(functions, entry, globals, numbers, ranks, bool(options.parallel),
-                                   False, numeric)  # indexing raises only through lower/checks.py's calls
+        analyses = analyze_program(functions, entry, globals, numbers, ranks, bool(options.parallel), numeric)
         plans = {name: build_plan(name, fn, analyses[name].loops, retyped.get(name), analyses[name].aliases)
                  for name, fn in functions.items()}
     words = [f"{name} {d.describe()}" for name in functions for d in analyses[name].loops]
