@@ -78,3 +78,12 @@ def fuzz(session: nox.Session) -> None:
     # lower/math.py documents (minutes per function)
     session.run("pytest", "-n", "auto", "-q", "tests/lower/test_math.py", "-k", "every_float32 or large_float64",
                 env={**env, "CUVIL_MATH_EXHAUSTIVE": "1"})
+
+
+@nox.session
+def mutation(session: nox.Session) -> None:
+    """Mutation testing of the compiler's core with mutmut (tests/MUTATION.md says why mutmut, and what the
+    last run found). Not in CI: it takes hours. Resumable (verdicts are kept under build/mutation/), within a
+    budget: `nox -s mutation -- --budget 3600 [cfg/dependence.py ...]` (tests/mutation/targets.py)."""
+    session.install("-e", ".[dev,torch]", "mutmut", *CONSTRAINTS)
+    session.run("python", "-m", "tests.mutation.run", *session.posargs)

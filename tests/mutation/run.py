@@ -1,0 +1,117 @@
+"""`nox -s mutation`: mutmut over the compiler's core, module by module, within a time budget; resumable.
+
+    python -m tests.mutation.run [--budget SECONDS] [--children N] [TARGET ...]
+
+Each target of tests/mutation/targets.py (all, in order, when none is named) gets a work folder of its own,
+build/mutation/<target>/, whose setup.cfg tells mutmut what to mutate and which tests to run; mutmut keeps every
+verdict there, so a second run goes on where the first stopped (the budget ran out, or it was interrupted) and
+tries only mutants without one. A module's mutants are tried after the previous module's (each for `--cap`
+seconds at most), until the budget is spent; mutmut tries a module's quickest mutants first. The counts go to
+build/mutation/summary.json and are printed as the table of tests/MUTATION.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from .targets import TARGETS
+
+ROOT = Path(__file__).resolve().parents[2]
+WORK = ROOT / "build" / "mutation"
+# mutmut's exit codes (mutmut/stats.py), as MUTATION.md counts them
+STATUS = {1: "killed", 3: "killed", 0: "survived", 36: "timeout", 24: "timeout", -24: "timeout", 152: "timeout",
+          255: "timeout", 33: "no tests", 5: "no tests", None: "not run"}
+
+
+def slug(target: str) -> str:
+    return target.replace("/", "-").replace("*.py", "rest").removesuffix(".py")
+
+
+def explicit(target: str) -> list[str]:
+    """Modules a glob target leaves out: those listed as targets of their own."""
+    prefix = target.removesuffix("*.py")
+    return [t for t in TARGETS if t != target and t.startswith(prefix) and "*" not in t]
+
+
+def prepare(target: str) -> Path:
+    """The target's work folder with the committed tree (HEAD: what others have in flight in the work tree is
+    not what is tested) and its mutmut configuration."""
+    work = WORK / slug(target)
+    work.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "HEAD", "src", "tests", "pyproject.toml"],
+                             check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(work)], input=archive, check=True)
+    lines = ["[mutmut]", "source_paths = src", f"only_mutate = src/cuvil/{target}",
+             "pytest_add_cli_args_test_selection =", *(f"    {a}" for a in TARGETS[target]),
+             "pytest_add_cli_args = -p no:cacheprovider -p no:xdist", "timeout_multiplier = 4",
+             "process_isolation = forkserver", "use_git_change_detection = false"]
+    skip = explicit(target)
+    if skip:
+        lines += ["do_not_mutate =", *(f"    src/cuvil/{t}" for t in skip)]
+    (work / "setup.cfg").write_text("\n".join(lines) + "\n")
+    return work
+
+
+def counts(work: Path) -> dict[str, dict[str, int]]:
+    """Per mutated file, how many mutants ended how."""
+    out = {}
+    for meta in sorted((work / "mutants" / "src").rglob("*.py.meta")):
+        codes = json.loads(meta.read_text()).get("exit_code_by_key", {})
+        if not codes:
+            continue
+        tally = Counter(STATUS.get(c, "suspicious") for c in codes.values())
+        name = str(meta.relative_to(work / "mutants" / "src" / "cuvil")).removesuffix(".meta")
+        out[name] = {"generated": len(codes), **tally}
+    return out
+
+
+def run(target: str, seconds: float, children: int) -> None:
+    work = prepare(target)
+    env = {**os.environ, "CUVIL_MUTATION": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+    mutmut = Path(sys.executable).with_name("mutmut")
+    command = ["nice", "-n", "10", "timeout", "-s", "INT", "-k", "60", str(int(seconds)), str(mutmut), "run",
+               "--max-children", str(children)]
+    print(f"== {target}: up to {int(seconds)} s in {work}", flush=True)
+    subprocess.run(command, cwd=work, env=env, check=False)
+
+
+def table(summary: dict[str, dict[str, dict[str, int]]]) -> str:
+    rows = ["| module | generated | killed | survived | timeout | no tests | not run | kill rate |",
+            "|---|---|---|---|---|---|---|---|"]
+    for files in summary.values():
+        for name, c in files.items():
+            tried = c.get("killed", 0) + c.get("survived", 0) + c.get("timeout", 0)
+            rate = f"{100 * (c.get('killed', 0) + c.get('timeout', 0)) / tried:.0f}%" if tried else "-"
+            rows.append(f"| {name} | {c['generated']} | {c.get('killed', 0)} | {c.get('survived', 0)} | "
+                        f"{c.get('timeout', 0)} | {c.get('no tests', 0)} | {c.get('not run', 0)} | {rate} |")
+    return "\n".join(rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--budget", type=float, default=3600.0, help="seconds of wall time in all (default 3600)")
+    parser.add_argument("--children", type=int, default=2, help="mutants tried side by side (default 2)")
+    parser.add_argument("--cap", type=float, default=None, help="seconds at most for one target (default: none)")
+    parser.add_argument("targets", nargs="*", help=f"of {list(TARGETS)} (default: all, in that order)")
+    args = parser.parse_args()
+    deadline = time.monotonic() + args.budget
+    for target in args.targets or list(TARGETS):
+        left = deadline - time.monotonic()
+        if left < 60:
+            print(f"== budget spent: {target} and the rest not run", flush=True)
+            break
+        run(target, min(left, args.cap or left), args.children)
+    summary = {t: counts(WORK / slug(t)) for t in TARGETS if (WORK / slug(t) / "mutants").exists()}
+    (WORK / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True))
+    print(table(summary))
+
+
+if __name__ == "__main__":
+    main()

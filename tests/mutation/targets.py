@@ -1,0 +1,34 @@
+"""What `nox -s mutation` mutates, in the order it runs them, and the tests each module's mutants run.
+
+Each mutant runs only the tests of its module's list that reach the mutated function (mutmut records which
+tests call which function in one run of the list first): the fast, targeted tests of the module's own stage,
+then the end-to-end tests that compile the programs the stage sees. The lists leave out what is slow and
+adds little here (the whole corpus, the fuzzers, the lowering matrix, notebooks)."""
+
+from __future__ import annotations
+
+_GOLDEN = "tests/codegen/test_golden.py"
+_PARALLEL = ("tests/cfg", "tests/runtime/test_parallel_support.py", "tests/programs/test_parallel.py", _GOLDEN)
+_GUARDS = ("tests/runtime/test_guards.py", "tests/runtime/test_policy.py", "tests/runtime/test_value_guards.py",
+           "tests/runtime/test_default_guards.py", "tests/runtime/test_argument_kinds.py",
+           "tests/runtime/test_dispatcher.py", "tests/codegen/test_specialize.py")
+_SHAPES = ("tests/analysis", "tests/runtime/test_inplace.py", "tests/runtime/test_shape_paths.py", _GOLDEN)
+_FRONT = ("tests/normalize", "tests/cfg", _GOLDEN, "tests/frontend", "tests/fuzz/test_normalize_fuzz.py",
+          "tests/programs/test_programs.py::test_program_under_parallel_matches_python")
+
+# module (under src/cuvil/) → pytest arguments
+TARGETS: dict[str, tuple[str, ...]] = {
+    "cfg/dependence.py": _PARALLEL,
+    "runtime/guards.py": _GUARDS,
+    "runtime/policy.py": ("tests/runtime/test_policy.py", "tests/runtime/test_guards.py"),
+    "runtime/cache_key.py": ("tests/runtime/test_cache_key.py", "tests/runtime/test_cache.py",
+                             "tests/runtime/test_value_guards.py", "tests/runtime/test_default_guards.py"),
+    "analysis/shapes.py": _SHAPES,
+    "analysis/shape_eval.py": _SHAPES,
+    "analysis/shape_transfer.py": _SHAPES,
+    "analysis/shape_rules.py": _SHAPES,
+    "normalize/*.py": _FRONT,
+    "cfg/*.py": _PARALLEL,
+    "analysis/*.py": _SHAPES + ("tests/lower/test_numpy_scalars.py",),
+    "lower/plan.py": ("tests/lower/test_fusion.py", "tests/lower/test_arrays.py", _GOLDEN),
+}
