@@ -143,6 +143,13 @@ class _Checks:
                 cst.Comparison(_paren(index), [cst.ComparisonTarget(cst.GreaterThanEqual(), _paren(size))]))
             self.found.append(Check(_and(guard, outside), "IndexError", "", self.line, (index, size), node))
             return
+        if effect.raises == "domain" and len(node.args) == 1:  # runtime/pymath.py: CPython's math errors
+            exception, message, when = library.DOMAINS[effect.name.rsplit(".", 1)[1]]
+            self.pure(node.args[0].value, "a math function's argument")
+            condition = cst.parse_expression(when.format(x="__x__")).visit(_Put("__x__", _paren(node.args[0].value)))
+            assert isinstance(condition, cst.BaseExpression)
+            self.add(guard, condition, exception, message)
+            return
         if effect.raises == "empty" and effect.args:
             array = effect.args[0]
             self.pure(array, "a reduction's argument")
@@ -158,6 +165,15 @@ class _Checks:
             raise Opaque(f"{effect.name}: {library.RAISES[effect.raises]}")
         else:
             raise Opaque(f"{effect.name} may raise ({effect.raises})")
+
+
+class _Put(cst.CSTTransformer):
+    def __init__(self, name: str, value: cst.BaseExpression):
+        super().__init__()
+        self.name, self.value = name, value
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        return self.value if updated.value == self.name else updated
 
 
 def _known_nonnegative(shape: cst.BaseExpression) -> bool:

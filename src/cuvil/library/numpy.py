@@ -43,8 +43,22 @@ class Entry:
 # argument is empty; a dim is negative); "opaque" cannot be checked from outside the call.
 RAISES = {
     "empty": "a reduction without identity of an empty array raises ValueError",
+    "domain": "a math function outside its domain or range raises ValueError or OverflowError (DOMAINS)",
     "dims": "a dim that may be negative raises ValueError",
     "opaque": "may raise in ways Cuvil cannot test before the call",
+}
+
+# CPython's math errors (runtime/pymath.py): (exception, message, when, with {x} the argument as a float).
+# The ranges end where CPython's libm overflows; 1.8e308 is above every finite float (inf is not below it).
+DOMAINS = {
+    **{n: ("ValueError", "math domain error", "{x} < 0.0") for n in ("sqrt",)},
+    **{n: ("ValueError", "math domain error", "{x} <= 0.0") for n in ("log", "log10", "log2")},
+    "log1p": ("ValueError", "math domain error", "{x} <= -1.0"),
+    **{n: ("ValueError", "math domain error", "{x} < -1.0 or {x} > 1.0") for n in ("acos", "asin")},
+    "acosh": ("ValueError", "math domain error", "{x} < 1.0"),
+    "atanh": ("ValueError", "math domain error", "{x} <= -1.0 or {x} >= 1.0"),
+    **{n: ("OverflowError", "math range error", "709.782712893384 < {x} < 1.8e308") for n in ("exp", "expm1")},
+    **{n: ("OverflowError", "math range error", "710.4758600739439 < abs({x}) < 1.8e308") for n in ("cosh", "sinh")},
 }
 
 UNKNOWN = Entry("<unknown>", writes=("*",), views=("*",), raises="opaque", ordered=True)
@@ -157,7 +171,8 @@ _TABLE: dict[str, Entry] = {
                                                               "tanh_f64 tanh_f32_fast erf_f32 erf_f64 sigmoid_f32 "
                                                               "sigmoid_f64").split())),
     **_entries("cuvil.runtime.intrinsics.py_pow cuvil.runtime.intrinsics.pow_exponent", raises="opaque"),
-    **_entries("cuvil.runtime.checks.index", raises="opaque"),  # IndexError (lower/checks.py)
+    **_entries("cuvil.runtime.checks.index", raises="opaque"),
+    **_entries(" ".join(f"cuvil.runtime.pymath.{n}" for n in DOMAINS), raises="domain"),  # IndexError (lower/checks.py)
     **_entries("cuvil.runtime.inplace.inplace_value", views=(Arg(1),), raises="opaque"),
     **_ufunc_entries(),  # last: `np.abs`, `np.maximum`, … are ufuncs, with `out`
 }

@@ -25,6 +25,7 @@ import numpy as np
 
 from ..analysis.type_rules import _OPERATORS, Types
 from ..analysis.types import Array, Refused, Scalar, Type, operand
+from ..library import numpy as library
 from . import math
 
 _NATIVE = frozenset({"int64", "float64", "complex128", "bool"})  # what Numba computes Python numbers in
@@ -249,6 +250,11 @@ class Casts(cst.CSTTransformer):
                 if arg.keyword is None and isinstance(t, Scalar) and not t.weak and t.dtype in ("float32", "float16"):
                     arg = arg.with_changes(value=cst.Call(cst.Name("float"), [cst.Arg(arg.value)]))
                 args.append(arg)
+            short = name[5:]
+            kinds = [self.types.of(a.value) for a in original.args]
+            if short in library.DOMAINS and len(args) == 1 and args[0].keyword is None and isinstance(
+                    kinds[0], Scalar) and np.dtype(kinds[0].dtype).kind in "biuf":  # CPython's math errors
+                return updated.with_changes(func=cst.Name(self.intrinsic("cuvil.runtime.pymath", short)), args=args)
             return updated.with_changes(args=args)
         ufunc_name = _UFUNC_CALLS.get(name) or (name[6:] if name.startswith("numpy.") else None)
         ufunc = getattr(np, ufunc_name, None) if ufunc_name else None
