@@ -269,3 +269,59 @@ def test_a_slot_view_of_the_written_array_is_private():
                     row[j] = m[i, j] * 2.0
             return out
         """) == [2]
+
+
+# Found by `nox -s mutation` (tests/MUTATION.md): what is a reduction, the words of a reason, which starts are
+# never negative.
+
+
+@pytest.mark.parametrize(("update", "reduction"), [("+=", True), ("-=", True), ("*=", True), ("/=", False),
+                                                   ("//=", False), ("%=", False), ("**=", False)])
+def test_only_sums_differences_and_products_are_reductions(update, reduction):
+    source = f"""
+        def f(a):
+            s = 1.0
+            for i in range(len(a)):
+                s {update} a[i]
+            return s
+        """
+    if reduction:
+        (d,) = decisions(source, ranks={"a": 1})
+        assert d.parallel and d.reductions == ("s",)
+    else:
+        assert reasons(source, ranks={"a": 1}) == ["'s' carries a value from one iteration to the next"]
+
+
+def test_a_scalar_also_assigned_plainly_in_the_loop_is_not_a_reduction():
+    assert reasons("""
+        def f(a):
+            s = 0.0
+            for i in range(len(a)):
+                s = 1.0
+                s += a[i]
+            return s
+        """, ranks={"a": 1}) == ["'s' is assigned in the loop and read after it"]
+
+
+@pytest.mark.parametrize(("made", "words"), [("a", "argument 'a'"),
+                                             ("np.zeros(len(a))", "an array made in the function")])
+def test_a_write_other_iterations_may_touch_names_the_array(made, words):
+    assert reasons(f"""
+        def f(a):
+            t = {made}
+            for i in range(1, len(a)):
+                t[i] = t[i - 1] + a[i]
+            return t
+        """, ranks={"a": 1}) == [f"L4: 't' may touch memory other iterations write ({words})"]
+
+
+@pytest.mark.parametrize(("start", "nonnegative"), [("0", True), ("3", True), ("-1", False), ("len(b)", True),
+                                                    ("b.shape[0]", True), ("b.size", False), ("k", False)])
+def test_a_start_is_never_negative_when_a_literal_or_a_length_says_so(start, nonnegative):
+    (d,) = decisions(f"""
+        def f(a, b, k, n):
+            for i in range({start}, n):
+                a[i] = 1.0
+            return a
+        """, ranks={"a": 1, "b": 1}, numbers=("k", "n"))
+    assert d.parallel and d.nonnegative == nonnegative

@@ -1,12 +1,13 @@
 """`nox -s mutation`: mutmut over the compiler's core, module by module, within a time budget; resumable.
 
-    python -m tests.mutation.run [--budget SECONDS] [--children N] [TARGET ...]
+    python -m tests.mutation.run [--budget SECONDS] [--cap SECONDS] [--children N] [--survivors] [TARGET ...]
 
 Each target of tests/mutation/targets.py (all, in order, when none is named) gets a work folder of its own,
 build/mutation/<target>/, whose setup.cfg tells mutmut what to mutate and which tests to run; mutmut keeps every
 verdict there, so a second run goes on where the first stopped (the budget ran out, or it was interrupted) and
 tries only mutants without one. A module's mutants are tried after the previous module's (each for `--cap`
-seconds at most), until the budget is spent; mutmut tries a module's quickest mutants first. The counts go to
+seconds at most), until the budget is spent; mutmut tries a module's quickest mutants first. `--survivors` tries
+again only the mutants that survived (after tests were added to kill them). The counts go to
 build/mutation/summary.json and are printed as the table of tests/MUTATION.md.
 """
 
@@ -72,12 +73,23 @@ def counts(work: Path) -> dict[str, dict[str, int]]:
     return out
 
 
-def run(target: str, seconds: float, children: int) -> None:
+def survivors(work: Path) -> list[str]:
+    """The mutants of the last run that no test killed: tried again by `--survivors` (after new tests)."""
+    names = []
+    for meta in sorted((work / "mutants" / "src").rglob("*.py.meta")):
+        names += [k for k, c in json.loads(meta.read_text()).get("exit_code_by_key", {}).items() if c == 0]
+    return names
+
+
+def run(target: str, seconds: float, children: int, again: bool = False) -> None:
+    retry = survivors(WORK / slug(target)) if again else []
+    if again and not retry:
+        return
     work = prepare(target)
     env = {**os.environ, "CUVIL_MUTATION": "1", "PYTHONDONTWRITEBYTECODE": "1"}
     mutmut = Path(sys.executable).with_name("mutmut")
     command = ["nice", "-n", "10", "timeout", "-s", "INT", "-k", "60", str(int(seconds)), str(mutmut), "run",
-               "--max-children", str(children)]
+               "--max-children", str(children), *retry]
     print(f"== {target}: up to {int(seconds)} s in {work}", flush=True)
     subprocess.run(command, cwd=work, env=env, check=False)
 
@@ -98,6 +110,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--budget", type=float, default=3600.0, help="seconds of wall time in all (default 3600)")
     parser.add_argument("--children", type=int, default=2, help="mutants tried side by side (default 2)")
+    parser.add_argument("--survivors", action="store_true", help="try again only the mutants that survived")
     parser.add_argument("--cap", type=float, default=None, help="seconds at most for one target (default: none)")
     parser.add_argument("targets", nargs="*", help=f"of {list(TARGETS)} (default: all, in that order)")
     args = parser.parse_args()
@@ -107,7 +120,7 @@ def main() -> None:
         if left < 60:
             print(f"== budget spent: {target} and the rest not run", flush=True)
             break
-        run(target, min(left, args.cap or left), args.children)
+        run(target, min(left, args.cap or left), args.children, args.survivors)
     summary = {t: counts(WORK / slug(t)) for t in TARGETS if (WORK / slug(t) / "mutants").exists()}
     (WORK / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True))
     print(table(summary))
