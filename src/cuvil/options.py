@@ -18,6 +18,7 @@ class Options:
     fastmath: bool = False
     cache: bool = True
     boundscheck: bool = True  # Python's IndexError for every index (lower/checks.py); False: none, as Numba
+    overflow: str = "raise"  # Python ints that overflow int64 raise OverflowError (lower/overflow.py); "wrap"
 
     def __post_init__(self) -> None:
         if self.target not in TARGETS:
@@ -31,6 +32,8 @@ class Options:
         for name in ("fastmath", "cache", "boundscheck"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be True or False, not {getattr(self, name)!r}")
+        if self.overflow not in ("raise", "wrap"):
+            raise ValueError(f"overflow must be 'raise' or 'wrap', not {self.overflow!r}")
         if self.precision in ("fp16", "bf16"):
             raise NotImplementedError(f"precision={self.precision!r} is not available yet")
 

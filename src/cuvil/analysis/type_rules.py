@@ -242,6 +242,8 @@ class Rules:
             return self.method(name[1:], args, keywords)
         if name.startswith("math."):
             return self.math(name[5:], args)
+        if name.startswith("cuvil.runtime.pyint."):  # Python's int arithmetic (runtime/pyint.py)
+            return INT
         if name.startswith("cuvil.runtime.pymath."):  # CPython's math with its errors (runtime/pymath.py)
             return self.math(name.rsplit(".", 1)[1], args)
         if name == "cuvil.runtime.checks.index" and args:  # a bounds check (lower/checks.py): its index

@@ -18,7 +18,7 @@ import libcst as cst
 
 from ..normalize.origins import origin_of
 from .aliases import Aliases, Roots
-from .effects import CallEffect
+from .effects import CallEffect, Calls
 
 _SHAPE_ATTRS = frozenset({"shape", "size", "ndim", "dtype", "itemsize", "nbytes", "strides"})
 Index = tuple[cst.BaseExpression | None, ...]  # per axis: the index expression, None for a slice or new axis
@@ -40,12 +40,16 @@ class CallSite:
     line: int | None
 
 
-def index_of(sub: cst.Subscript) -> Index:
-    """The index expression per axis of one subscript: `a[i, 1:]` → (i, None)."""
+def index_of(sub: cst.Subscript, calls: Calls | None = None) -> Index:
+    """The index expression per axis of one subscript: `a[i, 1:]` → (i, None); a bounds check
+    `a[index(i, n, 0)]` (lower/checks.py, resolved through `calls`) indexes by i."""
     parts: list[cst.BaseExpression | None] = []
     for element in sub.slice:
         if isinstance(element.slice, cst.Index):
             value = element.slice.value
+            if calls is not None and isinstance(value, cst.Call) and value.args \
+                    and calls.effect(value).name == "cuvil.runtime.checks.index":
+                value = value.args[0].value
             if isinstance(value, cst.Tuple):
                 parts += [e.value for e in value.elements]
             else:
@@ -100,7 +104,7 @@ class Collector:
         """An access to the array `node` (a name, or a subscript of one) as a whole or by index."""
         index: Index | None = None
         while isinstance(node, cst.Subscript):
-            index = index_of(node)  # the first subscript decides the slot: `a[i][j]` is inside a[i]
+            index = index_of(node, self.aliases.calls)  # the first subscript decides the slot: `a[i][j]` is inside a[i]
             inner = node.value
             if not isinstance(inner, cst.Subscript):
                 break

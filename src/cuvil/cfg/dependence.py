@@ -177,7 +177,7 @@ class _Loop:
                 continue
             value = values[0]
             if isinstance(value.value, cst.Name) and value.value.value not in self.assigned:
-                axes = _axes_of(index_of(value), self.var)
+                axes = _axes_of(index_of(value, self.aliases.calls), self.var)
                 if axes:
                     slots[name] = (value.value.value, min(axes))
         return slots

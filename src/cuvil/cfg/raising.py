@@ -34,7 +34,8 @@ class Check:
     # A message that depends on values (a bounds check's index and size): they are recorded with the error,
     # and `raiser` called again with them in place of its first two arguments raises Python's exception.
     values: tuple[cst.BaseExpression, cst.BaseExpression] | None = None
-    raiser: cst.Call | None = None
+    raiser: cst.Call | None = None  # the checking call, which `unchecked` replaces once the condition is false
+    unchecked: cst.BaseExpression | None = None
 
 
 class Opaque(Exception):
@@ -51,6 +52,8 @@ _DIVISIONS: dict[type, str] = {
 }
 _NONNEGATIVE_CALLS = frozenset({"len"})
 _BOUNDS = "cuvil.runtime.checks.index"
+_INT_MESSAGE = ("int64 overflow: Python would give an int wider than 64 bits here; compute in float, or pass "
+                "overflow=\"wrap\" to cuvil.jit for Numba's wrap-around")  # runtime/pyint.py's MESSAGE
 
 
 def _nonzero_literal(node: cst.BaseExpression) -> bool:
@@ -87,10 +90,12 @@ class _Checks:
         self.found.append(Check(_and(guard, condition), exception, message, self.line))
 
     def pure(self, node: cst.BaseExpression, what: str) -> None:
-        """`node` is evaluated again by a check: it must not call anything with an effect."""
+        """`node` is evaluated again by a check: it must not call anything with an effect. A checked call
+        (bounds, int, math) may appear: its own check comes first in the chain, so it cannot raise here."""
         for call in _calls(node):
             effect = self.calls.effect(call)
-            if effect.writes or effect.raises or effect.ordered:
+            checked = effect.raises in ("int", "domain") or (effect.name == _BOUNDS)
+            if effect.writes or (effect.raises and not checked) or effect.ordered:
                 raise Opaque(f"{what} calls {effect.name}")
 
     def expr(self, node: cst.BaseExpression, guard: cst.BaseExpression | None) -> None:
@@ -141,13 +146,24 @@ class _Checks:
                 cst.Comparison(_paren(index), [cst.ComparisonTarget(cst.LessThan(), cst.UnaryOperation(
                     cst.Minus(), _paren(size)))]), cst.Or(),
                 cst.Comparison(_paren(index), [cst.ComparisonTarget(cst.GreaterThanEqual(), _paren(size))]))
-            self.found.append(Check(_and(guard, outside), "IndexError", "", self.line, (index, size), node))
+            self.found.append(Check(_and(guard, outside), "IndexError", "", self.line, (index, size), node, index))
+            return
+        if effect.raises == "int":  # runtime/pyint.py: Python's int arithmetic
+            operands = [a.value for a in node.args]
+            for operand in operands:
+                self.pure(operand, "an int operand")
+            plain = library.OVERFLOWS[effect.name.rsplit(".", 1)[1]]
+            names = dict(zip("ab", ("__a__", "__b__")))
+            unchecked = _put(cst.parse_expression(plain.format(**names)),
+                             {names[k]: _paren(o) for k, o in zip("ab", operands)})
+            test = node.with_changes(args=[*node.args, cst.Arg(cst.Name("True"))])  # add(a, b, True): overflows?
+            self.found.append(Check(_and(guard, test), "OverflowError", _INT_MESSAGE, self.line, None, node,
+                                    unchecked.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])))
             return
         if effect.raises == "domain" and len(node.args) == 1:  # runtime/pymath.py: CPython's math errors
             exception, message, when = library.DOMAINS[effect.name.rsplit(".", 1)[1]]
             self.pure(node.args[0].value, "a math function's argument")
-            condition = cst.parse_expression(when.format(x="__x__")).visit(_Put("__x__", _paren(node.args[0].value)))
-            assert isinstance(condition, cst.BaseExpression)
+            condition = _put(cst.parse_expression(when.format(x="__x__")), {"__x__": _paren(node.args[0].value)})
             self.add(guard, condition, exception, message)
             return
         if effect.raises == "empty" and effect.args:
@@ -168,12 +184,19 @@ class _Checks:
 
 
 class _Put(cst.CSTTransformer):
-    def __init__(self, name: str, value: cst.BaseExpression):
+    def __init__(self, values: dict[str, cst.BaseExpression]):
         super().__init__()
-        self.name, self.value = name, value
+        self.values = values
 
     def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
-        return self.value if updated.value == self.name else updated
+        return self.values.get(updated.value, updated)
+
+
+def _put(template: cst.BaseExpression, values: dict[str, cst.BaseExpression]) -> cst.BaseExpression:
+    """`template` with its placeholder names replaced by expressions."""
+    out = template.visit(_Put(values))
+    assert isinstance(out, cst.BaseExpression)
+    return out
 
 
 def _known_nonnegative(shape: cst.BaseExpression) -> bool:

@@ -220,7 +220,7 @@ class _Printer:
     def failures(self, checks: list[Check], then: Stmts, line: int | None, leave: bool = False) -> Stmts:
         """`if c1: record 1 … elif c2: record 2 … else: then`, where `then` indexes without the bounds checks
         that c1, c2… made (a raise in a prange loop stops Numba from parallelizing it)."""
-        raisers = [c.raiser for c in checks if c.raiser is not None]
+        raisers = [(c.raiser, c.unchecked) for c in checks if c.raiser is not None and c.unchecked is not None]
         chain: Stmts = [s.visit(_Unchecked(raisers)) for s in then] if raisers else then  # type: ignore[misc]
         for check in reversed(checks):
             self.codes.append(check)
@@ -244,7 +244,7 @@ class _Printer:
             error = _call(check.exception, cst.SimpleString(repr(check.message)))
             test = cst.Comparison(cst.Name(e), [cst.ComparisonTarget(cst.Equal(), cst.Integer(str(code)))])
             raised: Stmts = [_line(cst.Raise(error), check.line)]
-            if check.raiser is not None:  # called again with the recorded values, it raises Python's message
+            if check.values is not None and check.raiser is not None:  # again, with the recorded values: the message
                 values = [cst.Arg(_call(self.intrinsic("error_value"), cst.Name(self.errs), cst.Integer(str(k))))
                           for k in (0, 1)]
                 raised.insert(0, _line(cst.Expr(check.raiser.with_changes(args=[*values, *check.raiser.args[2:]])),
@@ -254,14 +254,14 @@ class _Printer:
 
 
 class _Unchecked(cst.CSTTransformer):
-    """`index(i, n, axis)` → `i` for the bounds checks already tested."""
+    """`index(i, n, axis)` → `i`, `add(a, b)` → `a + b`: the checking calls whose conditions were tested."""
 
-    def __init__(self, raisers: list[cst.Call]):
+    def __init__(self, raisers: list[tuple[cst.Call, cst.BaseExpression]]):
         super().__init__()
         self.raisers = raisers
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        return updated.args[0].value if any(original.deep_equals(r) for r in self.raisers) else updated
+        return next((plain for call, plain in self.raisers if original.deep_equals(call)), updated)
 
 
 class _Iteration(cst.CSTTransformer):

@@ -44,6 +44,7 @@ class Entry:
 RAISES = {
     "empty": "a reduction without identity of an empty array raises ValueError",
     "domain": "a math function outside its domain or range raises ValueError or OverflowError (DOMAINS)",
+    "int": "Python int arithmetic whose result does not fit in int64 raises OverflowError (OVERFLOWS)",
     "dims": "a dim that may be negative raises ValueError",
     "opaque": "may raise in ways Cuvil cannot test before the call",
 }
@@ -60,6 +61,10 @@ DOMAINS = {
     **{n: ("OverflowError", "math range error", "709.782712893384 < {x} < 1.8e308") for n in ("exp", "expm1")},
     **{n: ("OverflowError", "math range error", "710.4758600739439 < abs({x}) < 1.8e308") for n in ("cosh", "sinh")},
 }
+
+# Python's int arithmetic on int64 (runtime/pyint.py: `add(a, b, True)` tests for overflow): the operation
+# without its check, once the test is known false.
+OVERFLOWS = {"add": "{a} + {b}", "sub": "{a} - {b}", "mul": "{a} * {b}", "neg": "-{a}"}
 
 UNKNOWN = Entry("<unknown>", writes=("*",), views=("*",), raises="opaque", ordered=True)
 """A call Cuvil knows nothing about; "*" stands for every array argument."""
@@ -172,7 +177,8 @@ _TABLE: dict[str, Entry] = {
                                                               "sigmoid_f64").split())),
     **_entries("cuvil.runtime.intrinsics.py_pow cuvil.runtime.intrinsics.pow_exponent", raises="opaque"),
     **_entries("cuvil.runtime.checks.index", raises="opaque"),
-    **_entries(" ".join(f"cuvil.runtime.pymath.{n}" for n in DOMAINS), raises="domain"),  # IndexError (lower/checks.py)
+    **_entries(" ".join(f"cuvil.runtime.pymath.{n}" for n in DOMAINS), raises="domain"),
+    **_entries(" ".join(f"cuvil.runtime.pyint.{n}" for n in OVERFLOWS), raises="int"),  # IndexError (lower/checks.py)
     **_entries("cuvil.runtime.inplace.inplace_value", views=(Arg(1),), raises="opaque"),
     **_ufunc_entries(),  # last: `np.abs`, `np.maximum`, … are ufuncs, with `out`
 }

@@ -19,6 +19,8 @@ is not (the same latitude a parallel loop takes, codegen/parallel.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import libcst as cst
 
 from ..analysis.type_rules import Types
@@ -28,13 +30,14 @@ from ..normalize.origins import origin_of, with_origin
 from .reductions import Intrinsic
 
 MODULE = "cuvil.runtime.checks"
+_PYINT = "cuvil.runtime.pyint."
 
 
 class _Loop:
     """A `for` over a range: the first and last values of its variable and when it runs at all, as
     expressions to evaluate before it (`plain` when those are known and its body runs through every time)."""
 
-    def __init__(self, node: cst.For):
+    def __init__(self, node: cst.For, arithmetic: Callable[[cst.Call], bool]):
         self.var = node.target.value if isinstance(node.target, cst.Name) else None
         args = [a.value for a in node.iter.args] if isinstance(node.iter, cst.Call) and isinstance(
             node.iter.func, cst.Name) and node.iter.func.value == "range" else []
@@ -56,7 +59,7 @@ class _Loop:
                 self.last = cst.BinaryOperation(_paren(stop), cst.Subtract(), cst.Integer("1"))
         self.stop = args[-1] if len(args) in (1, 2) else None  # what a loop over an array's own axis stops at
         self.assigned = assigned_names(node.body)
-        self.plain = self.var is not None and self.last is not None and all(_simple(a) for a in args) \
+        self.plain = self.var is not None and self.last is not None and all(_simple(a, arithmetic) for a in args) \
             and not _exits(node.body)
         self.body = {id(s) for s in node.body.body}
         self.hoisted: list[cst.BaseStatement] = []
@@ -69,23 +72,24 @@ def _step(node: cst.BaseExpression) -> int | None:
     return int(node.value) or None if isinstance(node, cst.Integer) else None
 
 
-def _simple(node: cst.BaseExpression) -> bool:
+def _simple(node: cst.BaseExpression, arithmetic: Callable[[cst.Call], bool]) -> bool:
     """Pure and cheap to evaluate again before the loop: names, literals, arithmetic, shapes, len()."""
     if isinstance(node, cst.Name | cst.Integer):
         return True
     if isinstance(node, cst.UnaryOperation):
-        return _simple(node.expression)
+        return _simple(node.expression, arithmetic)
     if isinstance(node, cst.BinaryOperation):
-        return _simple(node.left) and _simple(node.right)
+        return _simple(node.left, arithmetic) and _simple(node.right, arithmetic)
     if isinstance(node, cst.Attribute):
         return isinstance(node.value, cst.Name)
     if isinstance(node, cst.Subscript):
         return isinstance(node.value, cst.Attribute | cst.Name | cst.Tuple) and len(node.slice) == 1 \
             and isinstance(node.slice[0].slice, cst.Index) and isinstance(node.slice[0].slice.value, cst.Integer)
-    if isinstance(node, cst.Call):
-        return isinstance(node.func, cst.Name) and node.func.value == "len" and len(node.args) == 1 \
-            and isinstance(node.args[0].value, cst.Name)
-    return isinstance(node, cst.Tuple) and all(_simple(e.value) for e in node.elements)
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len":
+        return len(node.args) == 1 and isinstance(node.args[0].value, cst.Name)
+    if isinstance(node, cst.Call) and arithmetic(node):  # lower/overflow.py's: it raises in range() first
+        return all(a.keyword is None and _simple(a.value, arithmetic) for a in node.args)
+    return isinstance(node, cst.Tuple) and all(_simple(e.value, arithmetic) for e in node.elements)
 
 
 def _exits(body: cst.CSTNode) -> bool:
@@ -136,7 +140,7 @@ class BoundsChecks(cst.CSTTransformer):
         self.statements: list[cst.CSTNode] = []  # the statements being visited, outermost first
 
     def visit_For(self, node: cst.For) -> None:
-        self.loops.append(_Loop(node))
+        self.loops.append(_Loop(node, lambda call: self.types.calls.effect(call).name.startswith(_PYINT)))
 
     def leave_For(self, original: cst.For, updated: cst.For) -> cst.BaseStatement | cst.FlattenSentinel:
         loop = self.loops.pop()

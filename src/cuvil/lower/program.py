@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import linecache
 from collections.abc import Callable, Mapping
 
@@ -32,6 +33,7 @@ from .arrays import Lowering
 from .blocks import lower_arrays
 from .casts import Casts
 from .checks import BoundsChecks
+from .overflow import OverflowChecks
 from .plan import Plan, build_plan
 
 
@@ -87,14 +89,15 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
         for name, types in typed.items() if not as_written else ():
             functions[name] = functions[name].visit(Casts(types, numpy, intrinsic, options.fastmath))  # type: ignore[assignment]
     globals = program.globals()
-    if options.boundscheck:
+    overflow = functools.partial(OverflowChecks, boundscheck=options.boundscheck)
+    checks = [overflow] * (options.overflow == "raise") + [BoundsChecks] * options.boundscheck
+    for check in checks:  # Python's errors (issue 10), each pass on code typed anew
         with stage("analyze"):
             checked = _types(functions, entry, dict(zip(params, args)), globals, program.values)
         with stage("codegen"):
             for name, types in checked.items():
-                trusted = all_names(functions[name]) - before[name]  # the lowering's own loop variables
-                functions[name] = functions[name].visit(  # type: ignore[assignment]
-                    BoundsChecks(types, intrinsic, trusted))
+                trusted = all_names(functions[name]) - before[name]  # the lowering's own names
+                functions[name] = functions[name].visit(check(types, intrinsic, trusted))  # type: ignore
         globals = program.globals()
     numbers = frozenset(p for p, kind in zip(params, args) if isinstance(kind, Scalar))
     ranks = {p: len(shape) for p, shape in zip(params, program.shapes) if shape is not None}

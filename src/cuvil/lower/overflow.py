@@ -1,0 +1,110 @@
+"""Python's int arithmetic (issue 10 §2): `+ - *` and unary `-` of Python ints (weak int64 in analysis/types.py)
+raise OverflowError when the true result does not fit in int64, where Numba wraps around silently.
+
+    r *= i                →  r = mul(r, i)             (runtime/pyint.py)
+    out[i + 1] = k * n    →  out[i + 1] = mul(k, n)    (i + 1: a loop index plus a small constant, cannot)
+
+NumPy integers (arrays, their elements, np.int32(...)) keep NumPy's wrap-around: only operations whose operands
+are all Python ints follow Python. An operation cannot overflow, and is left alone, when both operands are
+"bounded": integer literals below 2**61, lengths and shapes (below 2**62 on any machine), and the variables of
+range loops over bounded ranges (the lowering's own loops included) that their bodies do not assign.
+An index `v ± c` (c a literal below 2**61) is left alone too when bounds are checked: wrapped around, it is
+more than 2**62 from any array's bounds, so its bounds check raises. `overflow="wrap"` on cuvil.jit leaves
+everything alone, as Numba does.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ..analysis.type_rules import Types
+from ..analysis.types import Array, Scalar
+from ..normalize.names import assigned_names
+from .reductions import Intrinsic
+
+MODULE = "cuvil.runtime.pyint"
+_PYTHON_INT = Scalar("int64", True)
+_SMALL = 2**61
+_OPERATORS: dict[type, str] = {cst.Add: "add", cst.Subtract: "sub", cst.Multiply: "mul",
+                               cst.AddAssign: "add", cst.SubtractAssign: "sub", cst.MultiplyAssign: "mul"}
+
+
+class OverflowChecks(cst.CSTTransformer):
+    def __init__(self, types: Types, intrinsic: Intrinsic, trusted: set[str], boundscheck: bool):
+        super().__init__()
+        self.types, self.intrinsic, self.boundscheck = types, intrinsic, boundscheck
+        self.bounded: list[set[str]] = [set(trusted)]  # per enclosing loop: the names known to be small
+        self.indices: set[int] = set()  # ids of the index expressions of array subscripts
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        if self.boundscheck and isinstance(self.types.of(node.value), Array):
+            self.indices |= {id(e.slice.value) for e in node.slice if isinstance(e.slice, cst.Index)}
+
+    def visit_For(self, node: cst.For) -> None:
+        names = set(self.bounded[-1]) - assigned_names(node.body)
+        iter_ = node.iter
+        if isinstance(node.target, cst.Name) and isinstance(iter_, cst.Call) and isinstance(iter_.func, cst.Name) \
+                and iter_.func.value == "range" and all(self._small(a.value, names) for a in iter_.args) \
+                and node.target.value not in assigned_names(node.body):
+            names.add(node.target.value)
+        self.bounded.append(names)
+
+    def leave_For(self, original: cst.For, updated: cst.For) -> cst.For:
+        self.bounded.pop()
+        return updated
+
+    def _small(self, node: cst.BaseExpression, names: set[str] | None = None) -> bool:
+        names = self.bounded[-1] if names is None else names
+        if isinstance(node, cst.Integer):
+            return abs(int(node.evaluated_value)) < _SMALL
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+            return self._small(node.expression, names)
+        if isinstance(node, cst.Name):
+            return node.value in names
+        if isinstance(node, cst.Call):  # len(x)
+            return isinstance(node.func, cst.Name) and node.func.value == "len" and len(node.args) == 1
+        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Attribute):  # x.shape[k]
+            return node.value.attr.value == "shape"
+        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Tuple):  # a static shape: (3, 4)[0]
+            return all(self._small(e.value, names) for e in node.value.elements)
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add | cst.Subtract):
+            return self._small(node.left, names) and self._small(node.right, names)
+        return False
+
+    def _python_ints(self, *nodes: cst.BaseExpression) -> bool:
+        return all(self.types.of(n) == _PYTHON_INT for n in nodes)
+
+    def _call(self, op: str, *operands: cst.BaseExpression) -> cst.Call:
+        return cst.Call(cst.Name(self.intrinsic(MODULE, op)), [cst.Arg(o) for o in operands])
+
+    def _needs(self, op: str, left: cst.BaseExpression, right: cst.BaseExpression) -> bool:
+        if op == "mul":
+            return not (isinstance(left, cst.Integer) and isinstance(right, cst.Integer) and
+                        abs(int(left.evaluated_value)) < 2**31 and abs(int(right.evaluated_value)) < 2**31)
+        return not (self._small(left) and self._small(right))
+
+    def leave_BinaryOperation(self, original: cst.BinaryOperation,
+                              updated: cst.BinaryOperation) -> cst.BaseExpression:
+        op = _OPERATORS.get(type(original.operator))
+        if op is None or not self._python_ints(original.left, original.right) \
+                or not self._needs(op, original.left, original.right):
+            return updated
+        if id(original) in self.indices and op in ("add", "sub") and isinstance(original.right, cst.Integer) \
+                and int(original.right.evaluated_value) < _SMALL:
+            return updated  # an index: its bounds check raises if it wrapped around
+        return self._call(op, updated.left, updated.right).with_changes(lpar=updated.lpar, rpar=updated.rpar)
+
+    def leave_UnaryOperation(self, original: cst.UnaryOperation,
+                             updated: cst.UnaryOperation) -> cst.BaseExpression:
+        if not isinstance(original.operator, cst.Minus) or not self._python_ints(original.expression) \
+                or self._small(original.expression):
+            return updated
+        return self._call("neg", updated.expression).with_changes(lpar=updated.lpar, rpar=updated.rpar)
+
+    def leave_AugAssign(self, original: cst.AugAssign, updated: cst.AugAssign) -> cst.BaseSmallStatement:
+        op = _OPERATORS.get(type(original.operator))
+        if op is None or not isinstance(original.target, cst.Name) \
+                or not self._python_ints(original.target, original.value) \
+                or not self._needs(op, original.target, original.value):
+            return updated
+        return cst.Assign([cst.AssignTarget(updated.target)], self._call(op, updated.target, updated.value))
