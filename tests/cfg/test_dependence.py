@@ -315,8 +315,9 @@ def test_a_write_other_iterations_may_touch_names_the_array(made, words):
         """, ranks={"a": 1}) == [f"L4: 't' may touch memory other iterations write ({words})"]
 
 
-@pytest.mark.parametrize(("start", "nonnegative"), [("0", True), ("3", True), ("-1", False), ("len(b)", True),
-                                                    ("b.shape[0]", True), ("b.size", False), ("k", False)])
+@pytest.mark.parametrize(("start", "nonnegative"), [("0", True), ("3", True), ("0x10", True), ("-1", False),
+                                                    ("len(b)", True), ("b.shape[0]", True), ("b.size", False),
+                                                    ("k", False)])
 def test_a_start_is_never_negative_when_a_literal_or_a_length_says_so(start, nonnegative):
     (d,) = decisions(f"""
         def f(a, b, k, n):
@@ -324,4 +325,15 @@ def test_a_start_is_never_negative_when_a_literal_or_a_length_says_so(start, non
                 a[i] = 1.0
             return a
         """, ranks={"a": 1, "b": 1}, numbers=("k", "n"))
+    assert d.parallel and d.nonnegative == nonnegative
+
+
+@pytest.mark.parametrize(("stop", "nonnegative"), [("-1", True), ("0", True), ("-5", False), ("k", False)])
+def test_a_descending_range_is_never_negative_when_its_stop_is_at_least_minus_one(stop, nonnegative):
+    (d,) = decisions(f"""
+        def f(a, k, n):
+            for i in range(n, {stop}, -1):
+                a[i] = 1.0
+            return a
+        """, ranks={"a": 1}, numbers=("k", "n"))
     assert d.parallel and d.nonnegative == nonnegative
