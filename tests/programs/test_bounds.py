@@ -115,6 +115,7 @@ def test_a_loop_that_breaks_before_the_end_raises_nothing():
     assert "index(" in JITTED[until_end].source()  # checked where it indexes, not before the loop
 
 
+@pytest.mark.filterwarnings("error::numba.core.errors.NumbaPerformanceWarning")  # Numba runs it in parallel
 @pytest.mark.parametrize("bad", [-11, 10, 2**40])
 def test_parallel_gather_raises_the_first_failing_iteration(bad):
     jitted = cuvil.jit(gather, parallel=True)

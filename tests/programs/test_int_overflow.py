@@ -68,6 +68,7 @@ def test_factorial(n):
     _same_or_overflow(FACTORIAL, n)
 
 
+@pytest.mark.filterwarnings("error::numba.core.errors.NumbaPerformanceWarning")  # Numba runs it in parallel
 @settings(max_examples=40)
 @given(k=INT64, c=INT64, size=st.integers(0, 50))
 def test_parallel_loop_raises_overflow(k, c, size):

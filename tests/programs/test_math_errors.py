@@ -50,6 +50,7 @@ def test_math_on_an_int_is_cpythons(name, x):
     assert_matches(_SCALAR[name].py_func, {"cuvil": _SCALAR[name]}, x)
 
 
+@pytest.mark.filterwarnings("error::numba.core.errors.NumbaPerformanceWarning")  # Numba runs it in parallel
 @settings(max_examples=15)
 @given(values=st.lists(VALUES, min_size=0, max_size=40))
 def test_parallel_loop_raises_the_first_failing_iterations_error(name, values):

@@ -30,6 +30,7 @@ the loop, as Python raises at the first; what the other iterations wrote by then
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 
 import libcst as cst
@@ -220,9 +221,13 @@ class _Printer:
     def failures(self, checks: list[Check], then: Stmts, line: int | None, leave: bool = False) -> Stmts:
         """`if c1: record 1 … elif c2: record 2 … else: then`, where `then` indexes without the bounds checks
         that c1, c2… made (a raise in a prange loop stops Numba from parallelizing it)."""
-        raisers = [(c.raiser, c.unchecked) for c in checks if c.raiser is not None and c.unchecked is not None]
+        raisers = [(c.raiser, c.unchecked if c.values is None else None) for c in checks if c.raiser is not None]
         chain: Stmts = [s.visit(_Unchecked(raisers)) for s in then] if raisers else then  # type: ignore[misc]
         for check in reversed(checks):
+            if raisers:  # a condition runs after the checks before it: the calls they tested are safe in it
+                condition = check.condition.visit(_Unchecked(raisers))
+                assert isinstance(condition, cst.BaseExpression)
+                check = dataclasses.replace(check, condition=condition)
             self.codes.append(check)
             code = len(self.codes)
             values, recorder = (check.values, "record_error_values") if check.values else ((), "record_error")
@@ -254,14 +259,23 @@ class _Printer:
 
 
 class _Unchecked(cst.CSTTransformer):
-    """`index(i, n, axis)` → `i`, `add(a, b)` → `a + b`: the checking calls whose conditions were tested."""
+    """`index(i, n, axis)` → `i` (no operation given), `add(a, b)` → `a + b`: the checking calls whose
+    conditions were tested, with the checked calls inside them unchecked too."""
 
-    def __init__(self, raisers: list[tuple[cst.Call, cst.BaseExpression]]):
+    def __init__(self, raisers: list[tuple[cst.Call, cst.BaseExpression | None]]):
         super().__init__()
         self.raisers = raisers
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        return next((plain for call, plain in self.raisers if original.deep_equals(call)), updated)
+        found = next((plain for call, plain in self.raisers if original.deep_equals(call)), updated)
+        args = [a.value for a in updated.args]  # a checked call inside is unchecked already
+        if found is None:  # a bounds check: its index
+            return args[0]
+        if isinstance(found, cst.BinaryOperation):
+            return found.with_changes(left=args[0], right=args[1])
+        if isinstance(found, cst.UnaryOperation):
+            return found.with_changes(expression=args[0])
+        return updated
 
 
 class _Iteration(cst.CSTTransformer):

@@ -8,7 +8,9 @@ NumPy integers (arrays, their elements, np.int32(...)) keep NumPy's wrap-around:
 are all Python ints follow Python. An operation cannot overflow, and is left alone, when both operands are
 "bounded": integer literals below 2**61, lengths and shapes (below 2**62 on any machine), and the variables of
 range loops over bounded ranges (the lowering's own loops included) that their bodies do not assign.
-An index `v ± c` (c a literal below 2**61) is left alone too when bounds are checked: wrapped around, it is
+A counter — a variable only ever set to small literals and stepped by `+= c` or `-= c` with c at most 1024 —
+is left alone too: it would need 2**52 steps (months of computing) to leave int64. An index `v ± c` (c a
+literal below 2**61) is left alone too when bounds are checked: wrapped around, it is
 more than 2**62 from any array's bounds, so its bounds check raises. `overflow="wrap"` on cuvil.jit leaves
 everything alone, as Numba does.
 """
@@ -35,6 +37,10 @@ class OverflowChecks(cst.CSTTransformer):
         self.types, self.intrinsic, self.boundscheck = types, intrinsic, boundscheck
         self.bounded: list[set[str]] = [set(trusted)]  # per enclosing loop: the names known to be small
         self.indices: set[int] = set()  # ids of the index expressions of array subscripts
+        self.counters: set[str] = set()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.counters = _counters(node)
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         if self.boundscheck and isinstance(self.types.of(node.value), Array):
@@ -103,8 +109,52 @@ class OverflowChecks(cst.CSTTransformer):
 
     def leave_AugAssign(self, original: cst.AugAssign, updated: cst.AugAssign) -> cst.BaseSmallStatement:
         op = _OPERATORS.get(type(original.operator))
-        if op is None or not isinstance(original.target, cst.Name) \
+        if op is None or not isinstance(original.target, cst.Name) or original.target.value in self.counters \
                 or not self._python_ints(original.target, original.value) \
                 or not self._needs(op, original.target, original.value):
             return updated
         return cst.Assign([cst.AssignTarget(updated.target)], self._call(op, updated.target, updated.value))
+
+
+def _counters(fn: cst.FunctionDef) -> set[str]:
+    """Names only ever assigned small integer literals or stepped by a small literal (`+= c`, `-= c`)."""
+    steps: set[str] = set()
+    others: set[str] = set()
+
+    def small(node: cst.BaseExpression, limit: int) -> bool:
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+            node = node.expression
+        return isinstance(node, cst.Integer) and int(node.evaluated_value) <= limit
+
+    class Find(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                left, right = target.target, node.value
+                if isinstance(left, cst.Tuple) and isinstance(right, cst.Tuple) \
+                        and len(left.elements) == len(right.elements):
+                    pairs = [(e.value, v.value) for e, v in zip(left.elements, right.elements)]
+                else:
+                    pairs = [(left, right)]
+                for name, value in pairs:
+                    if not (isinstance(name, cst.Name) and small(value, _SMALL)):
+                        others.update(_names(name))
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            if isinstance(node.target, cst.Name):
+                stepped = isinstance(node.operator, cst.AddAssign | cst.SubtractAssign) and small(node.value, 1024)
+                (steps if stepped else others).add(node.target.value)
+
+        def visit_For(self, node: cst.For) -> None:
+            others.update(_names(node.target))
+
+    fn.visit(Find())
+    return steps - others
+
+
+def _names(target: cst.BaseExpression) -> set[str]:
+    """The names an assignment target binds (none for a subscript or an attribute)."""
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, cst.Tuple | cst.List):
+        return {n for e in target.elements for n in _names(e.value)}
+    return set()

@@ -69,7 +69,7 @@ _OPS = {"add": _with_overflow("add"), "sub": _with_overflow("sub"), "mul": _with
 def _register(stub, op):
     compute = _OPS[op]
 
-    @overload(stub, jit_options={"nogil": True})
+    @overload(stub, jit_options={"nogil": True}, inline="always")
     def checked(a, b, test=False):
         if isinstance(test, types.Boolean):
             return lambda a, b, test=False: compute(a, b)[1]
@@ -91,7 +91,7 @@ _register(mul, "mul")
 _SUB = _OPS["sub"]
 
 
-@overload(neg, jit_options={"nogil": True})
+@overload(neg, jit_options={"nogil": True}, inline="always")
 def _neg(a, test=False):
     if isinstance(test, types.Boolean):
         return lambda a, test=False: _SUB(0, a)[1]
