@@ -201,9 +201,10 @@ def grid_kernel(name: str, loop: cst.For, count: cst.BaseExpression, reductions:
         head.append(assign(var, cst.Name(ident), line))
         tail += block_reduction(var, op, dtype, cell, fresh, ctx.numpy, line)
     rng = call("range", call("cuda.grid", cst.Integer("1")), count, call("cuda.gridsize", cst.Integer("1")))
-    kernel_loop = loop.with_changes(iter=rng, body=loop.body.with_changes(body=body))  # type: ignore[arg-type]
+    kernel_loop = loop.with_changes(iter=rng, body=loop.body.with_changes(body=body))
     stmts = [*head, kernel_loop, *tail]
-    bound = assigned_names(cst.Module(stmts)) | {var for var, _, _ in reductions} | {k}
+    module = cst.Module(stmts)  # type: ignore[arg-type]
+    bound = assigned_names(module) | {var for var, _, _ in reductions} | {k}
     params = free_names(stmts, ctx, bound)
     params = [p for p in params if p not in cells and p not in identities] + cells + identities
     if device.raises and errs not in params:
@@ -223,10 +224,12 @@ def serial_kernel(name: str, stmts: Sequence[cst.BaseStatement], live_in: Sequen
     line = lines[0] if lines else None
     body += [_line(cst.Assign([cst.AssignTarget(cst.Subscript(cst.Name(c), [cst.SubscriptElement(
         cst.Index(cst.Integer("0")))]))], cst.Name(n)), line) for c, n in zip(cells, live_out)]
-    params = [*live_in, *[p for p in free_names(body, ctx, set(live_in) | assigned_names(cst.Module(body)))],
+    module = cst.Module(body)  # type: ignore[arg-type]
+    params = [*live_in, *[p for p in free_names(body, ctx, set(live_in) | assigned_names(module))],  # type: ignore
               *cells]
     params = list(dict.fromkeys([*params, errs]))
-    return Kernel(name, "serial", tuple(params), _function(name, params, body, line), lines), cells, device
+    return Kernel(name, "serial", tuple(params), _function(name, params, body, line),  # type: ignore[arg-type]
+                  lines), cells, device
 
 
 def _function(name: str, params: Sequence[str], body: Stmts, line: int | None) -> cst.FunctionDef:

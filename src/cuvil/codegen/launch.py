@@ -132,7 +132,7 @@ class _Host:
                 out.append(assign(flag, stmt.test, origin_of(stmt)))
                 out += self.host_nest(stmt.orelse.body.body, nest, flag)  # type: ignore[arg-type]
             elif _is_prange(stmt):
-                out += self.launch_grid(stmt, nest, serial, stmts)
+                out += self.launch_grid(stmt, nest, serial, stmts)  # type: ignore[arg-type]
             else:
                 out.append(stmt)
         return out
@@ -141,7 +141,8 @@ class _Host:
                     around: Sequence[cst.BaseStatement]) -> Stmts:
         line = origin_of(loop)
         count = loop.iter.args[0].value  # type: ignore[attr-defined]
-        errs = next((s.body[0].targets[0].target.value for s in around if isinstance(s, cst.SimpleStatementLine)
+        errs = next((s.body[0].targets[0].target.value for s in around  # type: ignore[attr-defined]
+                     if isinstance(s, cst.SimpleStatementLine)
                      and isinstance(s.body[0], cst.Assign) and _code(s.body[0].value) == "_error_slots()"), None)
         own_errs = errs or self.fresh("_errs")
         out: Stmts = []
@@ -231,7 +232,7 @@ class _Host:
             self.notes.append(f"{region.id} {_where(region.lines)}: serial, on the host (leaves a host loop)")
             return stmts
         read = set(_names(stmts))
-        written = assigned_names(cst.Module(stmts))
+        written = assigned_names(cst.Module(stmts))  # type: ignore[arg-type]
         before = self.before(region, loops)
         after = self.read_elsewhere(region) | (read if loops else set()) | (later or set())
         live_in = [n for n in _names(stmts) if n in before and n not in self.ctx.module_names]
@@ -288,7 +289,7 @@ def _bound(region: Region) -> set[str]:
         return {region.name}
     if isinstance(region, Control):
         return assigned_names(region.statement) if isinstance(region.statement, cst.For) else set()
-    return assigned_names(cst.Module(list(_statements(region))))
+    return assigned_names(cst.Module(list(_statements(region))))  # type: ignore[arg-type]
 
 
 def _statements(region: Region) -> Sequence[cst.BaseStatement]:

@@ -130,7 +130,7 @@ def _at_user_line(exc: Exception, path: str, line_map: Sequence[tuple[str, int] 
     where = line_map[line - 1] if line is not None and 0 < line <= len(line_map) else None
     if where is None:
         return exc
-    return raise_at(exc, *where)
+    return raise_at(exc, *where)  # type: ignore[return-value]
 
 
 def raise_at(exc: BaseException, filename: str, line: int) -> BaseException:

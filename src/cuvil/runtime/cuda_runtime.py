@@ -21,7 +21,7 @@ from numba import cuda
 from ..errors import CuvilError
 
 if not hasattr(np, "row_stack"):  # NumPy 2.5 removed the alias; numba-cuda 0.30.4 still types it on first compile
-    np.row_stack = np.vstack  # type: ignore[attr-defined]
+    np.row_stack = np.vstack
 
 BLOCK = 256  # threads per block for large extents; the shared arrays of block reductions have this size
 CODES = 4096  # error codes per iteration in an error slot: iteration * CODES + code
@@ -51,7 +51,7 @@ def require() -> None:
 def _is_sim() -> bool:
     from numba import config
 
-    return bool(config.ENABLE_CUDASIM)
+    return bool(getattr(config, "ENABLE_CUDASIM", 0))
 
 
 @functools.cache

@@ -81,7 +81,7 @@ def _device_guard(name: str, value: Any) -> ArgGuard:
     iface = value.__cuda_array_interface__
     dtype = numba.from_dtype(np.dtype(iface["typestr"]))
     layout = "C" if b"True" in fingerprint else "A"
-    numba_type = numba.types.Array(dtype, len(iface["shape"]), layout)
+    numba_type = numba.types.Array(dtype, len(iface["shape"]), layout)  # type: ignore[call-overload]
     return ArgGuard(name, numba_type, fingerprint, tuple(iface["shape"]), of_argument(value, numba_type))
 
 
