@@ -5,13 +5,13 @@ bench/gpu_results.md. Run by bench/gpu_check.sh; needs a GPU, torch with CUDA, n
 
 from __future__ import annotations
 
-import math
 import os
 import statistics
 import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
@@ -23,9 +23,10 @@ ROWS = int(os.environ.get("CUVIL_GPU_SOFTMAX_ROWS", "8192"))
 
 
 def gelu(x, out):
+    # np.tanh of a float32 stays float32, as in NumPy; math.tanh would compute in double, as CPython does
     for i in range(len(x)):
         v = x[i]
-        out[i] = 0.5 * v * (1.0 + math.tanh(0.7978845608 * (v + 0.044715 * v * v * v)))
+        out[i] = 0.5 * v * (1.0 + np.tanh(0.7978845608 * (v + 0.044715 * v * v * v)))
     return out
 
 
@@ -36,7 +37,7 @@ def softmax(x, out):
             m = max(m, x[i, j])
         s = 0.0
         for j in range(x.shape[1]):
-            e = math.exp(x[i, j] - m)
+            e = np.exp(x[i, j] - m)  # float32, as NumPy
             out[i, j] = e
             s += e
         for j in range(x.shape[1]):
