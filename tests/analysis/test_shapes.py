@@ -310,3 +310,57 @@ def test_signature_shapes_name_dynamic_dims_in_order():
     assert shapes.signature_shapes(["a", "n", "b"], [(3, None), None, (None,)]) == {
         "a": (3, Sym("s0")), "b": (Sym("s1"),)}
     assert UNKNOWN != Sym("s0")
+
+
+# Found by `nox -s mutation` (tests/MUTATION.md): a statement that would raise binds nothing known.
+
+
+def _states(source: str, **params):
+    """The normalized function, and what `infer` knows before each statement (by the statement's code)."""
+    function = normalize(parse(get_source(define(source, env={"np": np})))).function
+    table = shapes.infer(function, params)
+    code = cst.Module([]).code_for_node
+    found = {}
+    for stmt in _all_statements(function):
+        if id(stmt) in table:
+            found.setdefault(code(stmt).strip().splitlines()[0], table[id(stmt)])
+    return found
+
+
+def _all_statements(node):
+    out = []
+
+    class Find(cst.CSTVisitor):
+        def visit_SimpleStatementLine(self, n):
+            out.append(n)
+
+        def visit_If(self, n):
+            out.append(n)
+
+    node.visit(Find())
+    return out
+
+
+def test_a_name_bound_by_a_statement_that_raises_is_forgotten():
+    """Only what the statement itself binds: an `if` whose test raises binds nothing (its branch's names are
+    the branch's). After normalization a loop header is `range(…)`, which raises no contradiction."""
+    states = _states("""
+        def f(a):
+            t = np.zeros(3)
+            y = np.zeros(2)
+            t = a[0, 0]
+            if a[0, 0]:
+                y = np.zeros(2)
+            return y
+        """, a=(3,))
+    assert "t" not in states["if a[0, 0]:  # L5"].env  # the indexing raises: t's old shape is gone
+    assert states["return y  # L7"].env["y"] == (2,)
+
+
+def test_a_contradiction_on_an_uncertain_path_is_no_in_place_update():
+    assert _inplace("""
+        def f(a, b, flag):
+            if flag:
+                t = a + b
+            return 0
+        """, a=(3,), b=(4,), flag=()) == []
