@@ -309,6 +309,7 @@ def test_the_rank_check_agrees_with_numpy(shape, parts):
 def test_signature_shapes_name_dynamic_dims_in_order():
     assert shapes.signature_shapes(["a", "n", "b"], [(3, None), None, (None,)]) == {
         "a": (3, Sym("s0")), "b": (Sym("s1"),)}
+    assert shapes.signature_shapes(["a"], [(None, 2, None, None)]) == {"a": (Sym("s0"), 2, Sym("s1"), Sym("s2"))}
     assert UNKNOWN != Sym("s0")
 
 
