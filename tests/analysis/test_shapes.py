@@ -365,3 +365,16 @@ def test_a_contradiction_on_an_uncertain_path_is_no_in_place_update():
                 t = a + b
             return 0
         """, a=(3,), b=(4,), flag=()) == []
+
+
+def test_statements_after_an_unreachable_block_are_still_analysed():
+    states = _states("""
+        def f(a):
+            for i in range(3):
+                break
+                y = a[0]
+            z = a + 1.0
+            return z
+        """, a=(3,))
+    assert "y = a[0]  # L4" not in states  # never runs: no state
+    assert states["return z  # L6"].env["z"] == (3,)
