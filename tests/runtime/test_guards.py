@@ -228,3 +228,20 @@ def test_inplace_update_with_dynamic_mismatched_shapes_raises_like_numpy():
         fn(*bad)
     with pytest.raises(ValueError):
         jitted(*bad)  # Numba alone writes a garbage result here
+
+
+@pytest.mark.parametrize(("first", "then", "reason"), [
+    (1.5, np.float64(1.5), "x: float64 is not float"),
+    ((1.5, 2), (np.float64(1.5), 2), "x[0]: float64 is not float"),
+    (np.float64(1.5), 1.5, "x: float is not float64"),
+])
+def test_a_python_float_and_an_np_float64_are_variants_of_their_own(first, then, reason):
+    """Numba's fingerprint does not tell them apart, and NEP 50 does (a weak Python float): the guard's own
+    check does, and the reason names the item (a mutmut survivor checked nothing, or named no item)."""
+    fn = cuvil.jit(define("""
+        def f(x):
+            return x
+        """))
+    for value in (first, first, then):  # first call, guard hit, guard miss
+        assert fn(value) == value
+    assert [c.reason for c in cuvil.explain(fn).compiles] == ["first call", f"{reason} (guard of variant #1)"]
