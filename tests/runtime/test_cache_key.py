@@ -43,3 +43,23 @@ def test_the_same_bytes_as_another_dtype_or_shape_are_another_key(a):
     other = np.int64 if a.dtype == np.float64 else np.uint32
     assert _key_with(a) != _key_with(a.view(other))
     assert _key_with(a) != _key_with(a.reshape(2, -1))
+
+
+ITEMS = st.one_of(st.sampled_from([1.0, 2.0, 1, 2, True]), TABLES)
+CAPTURED_TUPLES = st.lists(ITEMS, min_size=1, max_size=3).map(tuple)
+
+
+def _same_value(a: object, b: object) -> bool:
+    if isinstance(a, tuple):
+        return isinstance(b, tuple) and len(a) == len(b) and all(map(_same_value, a, b))
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and \
+            (a.dtype, a.shape, a.tobytes()) == (b.dtype, b.shape, b.tobytes())
+    return type(a) is type(b) and a == b
+
+
+@given(a=CAPTURED_TUPLES, b=CAPTURED_TUPLES)
+def test_captured_tuples_are_keyed_item_by_item(a, b):
+    """A tuple of literals and arrays, as a global or a default, is keyed by each item's type and value (a
+    mutmut survivor keyed every item as None: `(1.0, 2.0)` edited to `(1.0, 3.0)` kept its key)."""
+    assert (_key_with(a) == _key_with(b)) == _same_value(a, b)
