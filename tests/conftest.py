@@ -1,7 +1,12 @@
 import os
 import tempfile
 
-from hypothesis import HealthCheck, settings
+# numba reads NUMBA_ENABLE_CUDASIM once, when numba is first imported, and any test may import it first: the
+# whole test process simulates the GPU (tests/cuda), unless CUVIL_GPU=1 asks for the real one (bench/gpu_check.sh).
+if os.environ.get("CUVIL_GPU") != "1":
+    os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
+
+from hypothesis import HealthCheck, settings  # noqa: E402
 
 # Tests never touch the user's cache; nox points this at a fresh directory per run.
 os.environ.setdefault("CUVIL_CACHE_DIR", tempfile.mkdtemp(prefix="cuvil-test-cache-"))

@@ -140,16 +140,24 @@ def _elements(dtype: np.dtype, lo: float | None, hi: float | None, nan: bool, in
 
 
 def targets() -> tuple[str, ...]:
-    """The targets that can run here; "cuda" joins once Options accepts it and a device (or the simulator) is up."""
+    """The targets every equivalence test runs on here: the CPU, and CUDA when a real device is up. Not the
+    simulator (a Python interpreter per GPU thread: tests/cuda runs it on inputs sized for it), not "auto" (a
+    choice between the two, not a target)."""
+    from numba import config
+
     from .options import TARGETS, Options
 
     found = []
     for target in TARGETS:
+        if target == "auto":
+            continue
         try:
             Options(target=target)
         except NotImplementedError:
             continue
         if target == "cuda":
+            if getattr(config, "ENABLE_CUDASIM", 0):
+                continue
             from numba import cuda
 
             if not cuda.is_available():
