@@ -63,3 +63,20 @@ def test_captured_tuples_are_keyed_item_by_item(a, b):
     """A tuple of literals and arrays, as a global or a default, is keyed by each item's type and value (a
     mutmut survivor keyed every item as None: `(1.0, 2.0)` edited to `(1.0, 3.0)` kept its key)."""
     assert (_key_with(a) == _key_with(b)) == _same_value(a, b)
+
+
+def test_an_edited_source_is_another_key():
+    """The function's text is part of the key, read as Python reads it (linecache): the same file, line and
+    bytecode with another text is another entry (a mutmut survivor left the text out)."""
+    import linecache
+
+    fn = define("""
+        def f(i):
+            return i + 1
+        """)
+    before = cache_key.key(fn, Options())
+    size, mtime, lines, name = linecache.cache[fn.__code__.co_filename]
+    linecache.cache[name] = (size, mtime, [line.replace("+ 1", "+ 2") for line in lines], name)
+    assert cache_key.key(fn, Options()) != before
+    linecache.cache[name] = (size, mtime, lines, name)
+    assert cache_key.key(fn, Options()) == before
