@@ -241,3 +241,26 @@ def test_disable_jit_skips_the_check(monkeypatch):
 def test_bad_option_fails_at_decoration():
     with pytest.raises(ValueError, match="target"):
         cuvil.jit(target="tpu")
+
+
+def test_a_validated_function_excuses_no_other_and_no_other_text():
+    """A warm start skips the check for source validated before, by a marker keyed by the function's file and
+    text: one function's marker never excuses another, nor the same function edited (mutmut survivors keyed
+    markers without the text, or all alike)."""
+    import linecache
+
+    good = define("""
+        def good(x):
+            return x
+        """)
+    cuvil.jit(good)
+    with pytest.raises(cuvil.CuvilSyntaxError):
+        cuvil.jit(define("""
+            def bad(x):
+                with x:
+                    return x
+            """))
+    size, mtime, lines, name = linecache.cache[good.__code__.co_filename]
+    linecache.cache[name] = (size, mtime, [*lines[:1], "    with x:\n", "        return x\n"], name)
+    with pytest.raises(cuvil.CuvilSyntaxError):
+        cuvil.jit(good)
