@@ -233,6 +233,7 @@ def test_inplace_update_with_dynamic_mismatched_shapes_raises_like_numpy():
 @pytest.mark.parametrize(("first", "then", "reason"), [
     (1.5, np.float64(1.5), "x: float64 is not float"),
     ((1.5, 2), (np.float64(1.5), 2), "x[0]: float64 is not float"),
+    ((2, (1.5,)), (2, (np.float64(1.5),)), "x[1][0]: float64 is not float"),
     (np.float64(1.5), 1.5, "x: float is not float64"),
 ])
 def test_a_python_float_and_an_np_float64_are_variants_of_their_own(first, then, reason):
