@@ -337,3 +337,36 @@ def test_a_descending_range_is_never_negative_when_its_stop_is_at_least_minus_on
             return a
         """, ranks={"a": 1}, numbers=("k", "n"))
     assert d.parallel and d.nonnegative == nonnegative
+
+
+@pytest.mark.parametrize("body", ["v, w = a[i + 1], b[i]\n        out[i] = v * w",
+                                  "out[i] = 1.0 if 0.0 < a[i + 1] < b[i] else 0.0"])
+def test_reads_inside_tuples_and_comparisons_are_checked_for_overlap(body):
+    """A tuple's elements and a comparison's right sides are not expressions of their own in libcst: their
+    reads were missed, so `out` overlapping `a` went unchecked and the loop raced (a mutmut survivor led
+    here)."""
+    (d,) = decisions("def f(a, b, out):\n    for i in range(len(a) - 1):\n        " + body + "\n    return out\n",
+                     ranks={"a": 1, "b": 1, "out": 1})
+    assert d.parallel and d.overlap == (("out", "a"), ("out", "b")) and d.self_overlap == ("out",)
+
+
+def test_unpacking_a_row_is_serial_when_the_row_may_overlap_the_output():
+    assert reasons("""
+        def f(m, out):
+            for i in range(len(out)):
+                p, q = m[i]
+                out[i] = p - q
+            return out
+        """, ranks={"m": 2, "out": 1}) == ["L4: cannot check at run time that an array it reads does not overlap 'out'"]
+
+
+@pytest.mark.parametrize(("header", "nonnegative"), [("range(n, -2, -1)", False), ("range(n, 0, k)", False),
+                                                     ("range(0, n, k)", False), ("range(0, n, 2)", True)])
+def test_a_range_with_an_unknown_or_negative_step_is_checked(header, nonnegative):
+    (d,) = decisions(f"""
+        def f(a, k, n):
+            for i in {header}:
+                a[i] = 1.0
+            return a
+        """, ranks={"a": 1}, numbers=("k", "n"))
+    assert d.parallel and d.nonnegative == nonnegative

@@ -153,9 +153,16 @@ class Collector:
         elif isinstance(node, cst.Call):
             self.call(node)
         else:
-            for child in node.children:
-                if isinstance(child, cst.BaseExpression):
-                    self.expr(child)
+            self.parts(node)
+
+    def parts(self, node: cst.CSTNode) -> None:
+        """The expressions inside `node`, also those held by nodes that are not expressions themselves: a
+        tuple's elements, a comparison's right sides (skipped, `v, w = a[i + 1], b[i]` read nothing)."""
+        for child in node.children:
+            if isinstance(child, cst.BaseExpression):
+                self.expr(child)
+            else:
+                self.parts(child)
 
     def call(self, node: cst.Call) -> None:
         effect = self.aliases.calls.effect(node)
