@@ -370,3 +370,15 @@ def test_a_range_with_an_unknown_or_negative_step_is_checked(header, nonnegative
             return a
         """, ranks={"a": 1}, numbers=("k", "n"))
     assert d.parallel and d.nonnegative == nonnegative
+
+
+def test_a_slot_view_after_other_private_names_is_still_a_slot_view():
+    assert parallel_lines("""
+        def f(m, out):
+            for i in range(m.shape[0]):
+                scale = m[i, 0] * 2.0
+                row = out[i]
+                for j in range(m.shape[1]):
+                    row[j] = m[i, j] * scale
+            return out
+        """) == [2]
