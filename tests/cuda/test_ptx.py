@@ -113,7 +113,7 @@ def test_every_generated_kernel_compiles_to_ptx_for_cc90(launches):
                 ptx, _ = cuda.compile_ptx(getattr(modules[path], name).py_func, sig, cc=(9, 0))
                 assert ".target sm_90" in ptx
             except Exception as exc:
-                failed.append(f"{name}{sig}: {type(exc).__name__}: {str(exc).splitlines()[0][:300]}")
+                failed.append(f"{name}{sig}: {type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:300]}")
         print(json.dumps(failed))
     """)
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}

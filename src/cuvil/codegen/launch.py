@@ -184,7 +184,8 @@ class _Host:
     def serial(self, region: Serial, loops: tuple[Control, ...]) -> Stmts:
         stmts = list(region.statements)
         tail: Stmts = []
-        while stmts and isinstance(stmts[-1], cst.SimpleStatementLine) and isinstance(stmts[-1].body[0], cst.Return):
+        while stmts and isinstance(stmts[-1], cst.SimpleStatementLine) and isinstance(stmts[-1].body[0], cst.Return) \
+                and not _matmul(stmts[-1]):  # `return x @ y` goes to a kernel, which refuses it at its line
             tail.insert(0, stmts.pop())
         if not stmts:
             return tail
@@ -399,3 +400,15 @@ def device_function(plan: Plan, ctx: Context) -> cst.FunctionDef:
 
 
 __all__ = ["Printed", "call", "device_function", "flatten", "free_names", "print_launcher"]
+
+
+def _matmul(node: cst.CSTNode) -> bool:
+    found = False
+
+    class Find(cst.CSTVisitor):
+        def visit_MatrixMultiply(self, op: cst.MatrixMultiply) -> None:
+            nonlocal found
+            found = True
+
+    node.visit(Find())
+    return found

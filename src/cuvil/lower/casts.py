@@ -106,8 +106,9 @@ class Casts(cst.CSTTransformer):
     """Rewrites a function typed by `types` (whose side table holds the *original* nodes)."""
 
     def __init__(self, types: Types, numpy: Callable[[], str], intrinsic: Callable[[str, str], str],
-                 fastmath: bool = False):
+                 fastmath: bool = False, python_math: bool = True):
         super().__init__()
+        self.python_math = python_math  # CPython's math errors (runtime/pymath.py): the CPU target's for now
         self.types, self.numpy = types, numpy  # numpy(): numpy's name in the module, bound on first use
         self.intrinsic = intrinsic  # (module, name) → its name in the module
         self.fastmath = fastmath
@@ -252,8 +253,8 @@ class Casts(cst.CSTTransformer):
                 args.append(arg)
             short = name[5:]
             kinds = [self.types.of(a.value) for a in original.args]
-            if short in library.DOMAINS and len(args) == 1 and args[0].keyword is None and isinstance(
-                    kinds[0], Scalar) and np.dtype(kinds[0].dtype).kind in "biuf":  # CPython's math errors
+            if self.python_math and short in library.DOMAINS and len(args) == 1 and args[0].keyword is None \
+                    and isinstance(kinds[0], Scalar) and np.dtype(kinds[0].dtype).kind in "biuf":  # CPython's
                 return updated.with_changes(func=cst.Name(self.intrinsic("cuvil.runtime.pymath", short)), args=args)
             return updated.with_changes(args=args)
         ufunc_name = _UFUNC_CALLS.get(name) or (name[6:] if name.startswith("numpy.") else None)

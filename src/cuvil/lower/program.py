@@ -87,10 +87,12 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
         typed = _types(functions, entry, dict(zip(params, args)), globals, program.values)
     with stage("codegen"):
         for name, types in typed.items() if not as_written else ():
-            functions[name] = functions[name].visit(Casts(types, numpy, intrinsic, options.fastmath))  # type: ignore[assignment]
+            functions[name] = functions[name].visit(Casts(types, numpy, intrinsic, options.fastmath,
+                                                               python_math=options.target != "cuda"))  # type: ignore[assignment]
     globals = program.globals()
     overflow = functools.partial(OverflowChecks, boundscheck=options.boundscheck)
-    checks = [overflow] * (options.overflow == "raise") + [BoundsChecks] * options.boundscheck
+    cpu = options.target != "cuda"  # the CUDA target has no device twins of runtime/pyint.py yet
+    checks = [overflow] * (options.overflow == "raise" and cpu) + [BoundsChecks] * options.boundscheck
     for check in checks:  # Python's errors (issue 10), each pass on code typed anew
         with stage("analyze"):
             checked = _types(functions, entry, dict(zip(params, args)), globals, program.values)
