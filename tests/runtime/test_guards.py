@@ -246,3 +246,18 @@ def test_a_python_float_and_an_np_float64_are_variants_of_their_own(first, then,
     for value in (first, first, then):  # first call, guard hit, guard miss
         assert fn(value) == value
     assert [c.reason for c in cuvil.explain(fn).compiles] == ["first call", f"{reason} (guard of variant #1)"]
+
+
+@pytest.mark.parametrize(("first", "second", "reason"), [
+    (1j, np.complex128(1j), "x: a NumPy complex128, not a Python complex"),
+    (np.complex128(1j), 1j, "x: a Python complex, not a NumPy complex128"),
+])
+def test_python_and_numpy_scalars_of_one_type_are_told_apart(first, second, reason):
+    """The same Numba type on both sides: the reason names the kinds, not 'complex128 != complex128'."""
+    def double(x):
+        return x * 2
+
+    jitted = cuvil.jit(double)
+    for value in (first, first, second):
+        assert jitted(value) == double(value)  # a complex128 result comes back as a Python complex (README)
+    assert [e.reason for e in cuvil.explain(jitted).compiles] == ["first call", reason + " (guard of variant #1)"]

@@ -183,6 +183,10 @@ def _type_failure(spec: ArgGuard, value: object) -> str | None:
     for attr in ("dtype", "ndim", "layout"):
         if hasattr(now, attr) and hasattr(was, attr) and getattr(now, attr) != getattr(was, attr):
             return f"{spec.name}.{attr}: {getattr(now, attr)} != {getattr(was, attr)}"
+    if str(now) == str(was) and isinstance(spec.kind, Scalar):  # a Python number against a NumPy scalar
+        here = f"a NumPy {now}" if isinstance(value, np.generic) else f"a Python {type(value).__name__}"
+        there = f"a Python {spec.kind}" if spec.kind.weak else f"a NumPy {spec.kind}"
+        return f"{spec.name}: {here}, not {there}"
     return f"{spec.name}: {now} != {was}"
 
 
