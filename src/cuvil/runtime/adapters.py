@@ -1,5 +1,6 @@
 """Arguments in, results out: NumPy arrays pass through; torch CPU tensors become zero-copy NumPy views and
-results go back as tensors; anything compiled code cannot take is refused with the argument's name.
+results go back as tensors; half-precision arrays (NumPy float16, torch float16 and bfloat16) pass as their
+uint16 bits (`Half`, runtime/half.py); anything compiled code cannot take is refused with the argument's name.
 
 This module is the one gate for argument kinds. The guards only recognise what passed through it before, so
 whatever it accepts must be something Numba can type and fingerprint, with the same meaning in compiled code
@@ -16,8 +17,8 @@ import numpy as np
 
 from ..errors import CuvilTypeError
 
-# The dtypes Numba's CPU target computes in. float16 waits for the precision work (fp16/bf16 storage with
-# fp32 compute); longdouble, datetimes, strings, objects and records have no compiled meaning here.
+# The dtypes Numba's CPU target computes in (float16 passes as `Half`); longdouble, datetimes, strings,
+# objects and records have no compiled meaning here.
 _DTYPES = frozenset(np.dtype(c) for c in ("?", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8",
                                           "f4", "f8", "c8", "c16"))
 _INT64 = (-(2**63), 2**63 - 1)
@@ -30,12 +31,32 @@ def _torch() -> Any:
     return sys.modules.get("torch")
 
 
+class Half:
+    """A half-precision array as compiled code takes it: its bits as a uint16 view (no copy), and which half it
+    is — "float16" or "bfloat16", the logical dtype the guard and the compiler see (analysis/types.py). Numba
+    has no float16 on the CPU and nobody has bfloat16, so the generated code widens and narrows the bits
+    itself (runtime/half.py)."""
+
+    __slots__ = ("bits", "dtype")
+
+    def __init__(self, bits: np.ndarray, dtype: str):
+        self.bits, self.dtype = bits, dtype
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.bits.shape
+
+    def __len__(self) -> int:
+        return len(self.bits)
+
+
+
+
 def _dtype_problem(dtype: np.dtype, name: str, what: str) -> str | None:
     if dtype in _DTYPES:
         return None
-    if dtype == np.float16:
-        return (f"argument '{name}' {what} float16; fp16/bf16 are not supported yet: pass "
-                f"{name}.astype(np.float32)")
+    if dtype == np.float16:  # arrays pass (as Half); a scalar has no exact compiled twin to hide in
+        return f"argument '{name}' {what} float16; pass np.float32({name}) (it holds every float16 exactly)"
     if dtype.kind in "biufc" and not dtype.isnative:
         return (f"argument '{name}' has non-native byte order ({dtype.str}); pass "
                 f"{name}.astype({name}.dtype.newbyteorder('='))")
@@ -43,7 +64,12 @@ def _dtype_problem(dtype: np.dtype, name: str, what: str) -> str | None:
             "complex values")
 
 
-def _check_array(a: np.ndarray, name: str) -> np.ndarray:
+def _check_array(a: np.ndarray, name: str) -> np.ndarray | Half:
+    if a.dtype == np.float16 and a.dtype.isnative:
+        if type(a) is not np.ndarray and not isinstance(a, _STORAGE_SUBCLASSES):
+            raise CuvilTypeError(f"argument '{name}' is a {type(a).__name__}, a subclass of numpy.ndarray whose "
+                                 f"meaning compiled code would ignore; pass np.asarray({name})", argument=name)
+        return Half(a.view(np.ndarray).view(np.uint16), "float16")
     problem = _dtype_problem(a.dtype, name, "has dtype")
     if problem:
         raise CuvilTypeError(problem, argument=name)
@@ -69,15 +95,15 @@ def _check_scalar(value: object, name: str) -> object:
                          f"behaviour compiled code would ignore; pass {base.__name__}({name})", argument=name)
 
 
-def _check_tensor(value: Any, name: str) -> np.ndarray:
+def _check_tensor(value: Any, name: str) -> np.ndarray | Half:
     torch = _torch()
     if value.device.type != "cpu":
         raise CuvilTypeError(f"argument '{name}' is a torch tensor on {value.device}; target='cpu' takes "
                              "CPU tensors (use .cpu(), or target='cuda')", argument=name)
-    if value.dtype in (torch.float16, torch.bfloat16):
-        raise CuvilTypeError(f"argument '{name}' is {value.dtype}; fp16/bf16 are not supported yet: pass "
-                             f"{name}.float()", argument=name)
+    half = {torch.float16: "float16", torch.bfloat16: "bfloat16"}.get(value.dtype)
     try:
+        if half is not None:  # an int16 view is zero-copy and has a NumPy twin
+            return Half(value.detach().view(torch.int16).numpy().view(np.uint16), half)
         array = value.detach().numpy()
     except (RuntimeError, TypeError) as exc:  # sparse, quantized, conjugate-bit, float8 … tensors
         raise CuvilTypeError(f"argument '{name}' is a torch tensor NumPy cannot view without a copy "

@@ -40,9 +40,10 @@ import numpy as np
 from numba._dispatcher import compute_fingerprint
 from numba.np.numpy_support import as_dtype
 
-from ..analysis.types import Scalar, Tuple, Type, of_argument
+from ..analysis.types import Array, Scalar, Tuple, Type, of_argument
 from ..errors import CuvilTypeError
 from ..frontend.captures import MISSING
+from .adapters import Half
 from .global_guards import Check, global_guards, same, warn_unfrozen_arrays  # noqa: F401 (re-exported)
 
 
@@ -85,11 +86,24 @@ def _device_guard(name: str, value: Any) -> ArgGuard:
     return ArgGuard(name, numba_type, fingerprint, tuple(iface["shape"]), of_argument(value, numba_type))
 
 
+def half_fingerprint(value: Any) -> bytes:
+    """A half-precision array (adapters.Half): which half, and Numba's fingerprint of its uint16 bits."""
+    return b"half " + value.dtype.encode() + b" " + compute_fingerprint(value.bits)
+
+
+def _half_guard(name: str, value: Half) -> ArgGuard:
+    numba_type = numba.typeof(value.bits)
+    return ArgGuard(name, numba_type, half_fingerprint(value), value.shape, Array(value.dtype, value.bits.ndim))
+
+
 def arg_guards(names: Sequence[str], args: Sequence[object]) -> tuple[ArgGuard, ...]:
     out = []
     for name, value in zip(names, args):
         if on_device(value) and not isinstance(value, tuple):
             out.append(_device_guard(name, value))
+            continue
+        if isinstance(value, Half):
+            out.append(_half_guard(name, value))
             continue
         shape = tuple(value.shape) if hasattr(value, "shape") and hasattr(value, "dtype") else None
         try:
@@ -138,7 +152,8 @@ class Guard:
 
     def items(self) -> list[str]:
         """The guard in words, for `cuvil.explain`."""
-        lines = [f"{a.name}: {a.numba_type}" + (" on the GPU" if _is_device(a) else "") for a in self.args]
+        lines = [f"{a.name}: {a.kind} as uint16 bits" if _is_half(a) else
+                 f"{a.name}: {a.numba_type}" + (" on the GPU" if _is_device(a) else "") for a in self.args]
         lines += [f"target: {self.target}"] if self.target != "cpu" else []
         lines += [f"{self.args[i].name}.shape[{k}] == {v}" for (i, k), v in sorted(self.static.items())]
         lines += [g.describe() for g in self.globals]
@@ -167,7 +182,16 @@ def _is_device(spec: ArgGuard) -> bool:
     return spec.fingerprint.startswith(b"('cuda'")
 
 
+def _is_half(spec: ArgGuard) -> bool:
+    return spec.fingerprint.startswith(b"half ")
+
+
 def _type_failure(spec: ArgGuard, value: object) -> str | None:
+    if _is_half(spec) or isinstance(value, Half):
+        was = f"{spec.kind}" if _is_half(spec) else f"{spec.numba_type}"
+        got = f"{Array(value.dtype, value.bits.ndim)}" if isinstance(value, Half) else f"{numba.typeof(value)}"
+        same_type = isinstance(value, Half) and _is_half(spec) and half_fingerprint(value) == spec.fingerprint
+        return None if same_type else f"{spec.name}: {got} != {was}"
     if _is_device(spec):
         if not on_device(value):
             return f"{spec.name}: {type(value).__name__} is not a GPU array"
@@ -209,7 +233,8 @@ MISS = object()  # what `enter` returns when the guard fails (None is a legitima
 
 def _compile_entry(guard: Guard, impl: Callable[..., Any]) -> Callable[[tuple[Any, ...]], Any]:
     env: dict[str, object] = {"fp": compute_fingerprint, "same": same, "MISSING": MISSING, "MISS": MISS,
-                              "impl": impl, "ndarray": np.ndarray, "dfp": device_fingerprint}
+                              "impl": impl, "ndarray": np.ndarray, "dfp": device_fingerprint,
+                              "hfp": half_fingerprint}
     n = len(guard.args)
     names = ", ".join(f"a{i}" for i in range(n))
     lines = ["def enter(args):", "    try:"]
@@ -217,9 +242,10 @@ def _compile_entry(guard: Guard, impl: Callable[..., Any]) -> Callable[[tuple[An
         lines.append(f"        {names}{',' if n == 1 else ''} = args")
         for i, spec in enumerate(guard.args):
             env[f"F{i}"] = spec.fingerprint
-        lines.append("        if " + " or ".join(f"{'dfp' if _is_device(s) else 'fp'}(a{i}) != F{i}"
-                                              for i, s in enumerate(guard.args)) + ": return MISS")
-        exact = [found for i, spec in enumerate(guard.args) if not _is_device(spec)
+        fingerprints = {i: "dfp" if _is_device(s) else "hfp" if _is_half(s) else "fp" for i, s in enumerate(guard.args)}
+        lines.append("        if " + " or ".join(f"{fingerprints[i]}(a{i}) != F{i}" for i in fingerprints)
+                     + ": return MISS")
+        exact = [found for i, spec in enumerate(guard.args) if fingerprints[i] == "fp"
                  for found in _exact(spec.numba_type, f"a{i}", spec.kind)]
         tests = []
         for j, (expr, want) in enumerate(exact):
@@ -238,7 +264,8 @@ def _compile_entry(guard: Guard, impl: Callable[..., Any]) -> Callable[[tuple[An
         lines.append(f"        if {dim} != {size}: return MISS")
     for j, g in enumerate(guard.globals):
         lines.append(f"        if {g.condition(j, env)}: return MISS")
+    passed = ", ".join(f"a{i}.bits" if _is_half(s) else f"a{i}" for i, s in enumerate(guard.args))
     lines += ["    except Exception:",
-              "        return MISS", f"    return impl({names})"]
+              "        return MISS", f"    return impl({passed})"]
     exec("\n".join(lines), env)
     return env["enter"]  # type: ignore[return-value]
