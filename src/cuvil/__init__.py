@@ -39,6 +39,7 @@ __all__ = [
     "RecompileWarning",
     "config",
     "explain",
+    "fingerprint",
     "jit",
     "stats",
 ]
@@ -64,11 +65,19 @@ def jit(fn: Any = None, **options: Any) -> Any:
 
 def explain(fn: Any) -> Any:
     """Compile history of a jitted function: `.compiles` (CompileEvent list), `.guards`; printable."""
-    from .runtime.events import Explanation
+    from .inspect.explained import Explained  # prints each variant's fingerprint (issue 17)
 
     if not getattr(fn, "__cuvil_jit__", False):
         raise TypeError(f"cuvil.explain takes a function made by cuvil.jit, not {type(fn).__name__}")
-    return Explanation(fn.py_func.__qualname__, list(fn.compile_events), fn.guards(), fn.loops())
+    return Explained(fn.py_func.__qualname__, list(fn.compile_events), fn.guards(), fn.loops(), fn=fn)
+
+
+def fingerprint(fn: Any, variant: int = -1) -> str:
+    """A hash of variant `variant`'s structure (#n as explain numbers them; -1 the newest): equal across
+    processes and machines for the same code, different when the generated code's structure differs."""
+    from .inspect.fingerprint import fingerprint as _fingerprint
+
+    return _fingerprint(fn, variant)
 
 
 def stats() -> dict[str, dict[str, Any]]:

@@ -36,7 +36,7 @@ from .frontend.captures import MISSING, is_builtin, lookup
 from .frontend.parse import parse
 from .frontend.source import Source, get_source
 from .frontend.subset import check_subset
-from .lower.plan import ParallelNest
+from .lower.plan import ParallelNest, Plan
 from .lower.program import Program, lower_program
 from .normalize.names import Rename, all_names, assigned_names
 from .normalize.origins import origin_of
@@ -58,6 +58,9 @@ class Generated:
     loops: list[str]  # per function and range loop: parallel or serial, and why (for cuvil.explain)
     writes: tuple[str, ...] = ()  # the entry's parameters it may write into (its summary, cfg/summary.py)
     plan: str = ""  # `fn.source("plan")`: each function's Plan (lower/plan.py)
+    # The Plans themselves, callees after the entry, for cuvil.inspect (fingerprints, diffs, the cost model);
+    # not part of a cache entry: a warm start has none, and cuvil.inspect generates them again.
+    plans: dict[str, Plan] = dataclasses.field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -149,6 +152,7 @@ class _Module:
         self.todo: list[types.FunctionType] = []
         self.writes: tuple[str, ...] = ()  # set by lower()
         self.plan = ""  # set by lower()
+        self.plans: dict[str, Plan] = {}  # set by lower(): the Plan objects, for cuvil.inspect
         self.sources: dict[str, Source] = {}  # by the function's name in the module
         self.cuda: CudaModule | None = None  # the CUDA target's module (codegen/cuda_module.py), set by lower()
 
@@ -200,6 +204,7 @@ class _Module:
         lowered = lower_program(program, options, self.timer.stage, self.runtime_name, self.spec.as_written)
         self.writes = lowered.writes
         self.plan = "\n".join(lowered.plans[u.name].text() for u in self.units)
+        self.plans = {u.name: lowered.plans[u.name] for u in self.units}
         if options.target == "cuda":
             with self.timer.stage("codegen"):
                 self.cuda = generate_cuda(lowered.plans, self.units, self.sources, program, self.names)
@@ -377,7 +382,7 @@ def generate(fn: types.FunctionType, options: Options, spec: Specialization = Sp
         normalized = entry_norm.module.code
         cfg = cfg_source(entry_norm.module)
     return Generated(source, entry, mapping, dict(module.injected), normalized, cfg, timer.seconds, loops,
-                     module.writes, module.plan)
+                     module.writes, module.plan, module.plans)
 
 
 def _global(name: str, binding: Binding) -> Global:
