@@ -136,6 +136,6 @@ def test_key_docstring_names_every_part(monkeypatch):
     monkeypatch.setattr(cache_key, "_digest", capture)
     cache_key.key(fn, cuvil.Options())
     doc = cache_key.key.__doc__
-    assert set(parts) == {"format", "cuvil", "python", "numba", "numpy", "options", "shapes", "functions",
-                          "captured"}
+    assert set(parts) == {"format", "cuvil", "python", "numba", "llvmlite", "numpy", "libcst", "numba_cuda",
+                          "options", "shapes", "functions", "captured"}
     assert all(f"`{name}`" in doc for name in parts) and "Deliberately left out" in doc

@@ -158,8 +158,8 @@ def test_cache_damage_cache_deleted_during_a_compile(own_cache, monkeypatch, whe
     elif when == "after-write":
         original_write = cache.Entry.write
 
-        def write(self, meta, source):
-            original_write(self, meta, source)
+        def write(self, meta, source, fn):
+            original_write(self, meta, source, fn)
             shutil.rmtree(own_cache)
 
         monkeypatch.setattr(cache.Entry, "write", write)

@@ -31,7 +31,7 @@ from ..codegen.emit import import_module, write_atomic
 from ..errors import CuvilInternalError
 from ..frontend.captures import MISSING, follow
 from ..options import Options
-from . import cache_root, numba_cache
+from . import cache_lock, cache_origins, cache_root, numba_cache
 from .cache_root import warn as _warn
 
 
@@ -89,15 +89,16 @@ class Entry:
             return f"it cannot be inspected ({exc})"
         return None
 
-    def read(self) -> tuple[Meta, str] | None:
-        """The stored meta and module text, or None (missing; or corrupt, with a warning)."""
+    def read(self, fn: types.FunctionType) -> tuple[Meta, str] | None:
+        """The stored meta and module text, origins resolved for `fn` (cache_origins.py), or None (missing;
+        or corrupt, with a warning)."""
         try:
             if not self.meta_path.is_file():
                 return None
             raw = json.loads(self.meta_path.read_text(encoding="utf-8"))
             meta = Meta(
                 entry=raw["entry"],
-                line_map=[tuple(x) if x else None for x in raw["line_map"]],
+                line_map=cache_origins.resolve(fn, raw["line_map"]),
                 injected={k: tuple(v) for k, v in raw["injected"].items()},
                 normalized=raw["normalized"],
                 cfg=raw["cfg"],
@@ -115,11 +116,11 @@ class Entry:
             if missing:
                 raise ValueError(f"the module declares no injected name {missing[0]!r}")
             return meta, source
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
             _warn(f"ignoring a corrupt Cuvil cache entry {self.folder} ({exc}); recompiling")
             return None
 
-    def write(self, meta: Meta, source: str) -> None:
+    def write(self, meta: Meta, source: str, fn: types.FunctionType) -> None:
         if not self.folder.parent.is_dir():
             _warn(f"the Cuvil cache directory {self.folder.parent} was removed while in use; recreating it")
             self.folder.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -130,7 +131,8 @@ class Entry:
             same = False
         if not same:  # rewriting an equal file would void Numba's cache
             write_atomic(self.module_path, source)
-        write_atomic(self.meta_path, json.dumps(dataclasses.asdict(meta), indent=1))
+        stored = dataclasses.replace(meta, line_map=cache_origins.relative(fn, meta.line_map))
+        write_atomic(self.meta_path, json.dumps(dataclasses.asdict(stored), indent=1))
 
 
 def find(fn: types.FunctionType, key: str) -> Entry:
@@ -145,13 +147,13 @@ def find(fn: types.FunctionType, key: str) -> Entry:
     return Entry(private)
 
 
-def store(entry: Entry, meta: Meta, source: str) -> Entry | None:
+def store(entry: Entry, meta: Meta, source: str, fn: types.FunctionType) -> Entry | None:
     """Write the module; the entry it went to (a private one if `entry` is read-only), or None with a warning
     when the disk cannot hold it (the module then lives in memory only)."""
     if not entry.writable:
         entry = Entry(cache_root.write_root() / entry.folder.name)
     try:
-        entry.write(meta, source)
+        entry.write(meta, source, fn)
         return entry
     except OSError as exc:
         error = exc
@@ -161,7 +163,7 @@ def store(entry: Entry, meta: Meta, source: str) -> Entry | None:
             entry.folder.unlink()
         else:
             shutil.rmtree(entry.folder)
-        entry.write(meta, source)
+        entry.write(meta, source, fn)
         if was_file:  # read() could not see this damage: it is reported here
             _warn(f"replaced a file that stood where the Cuvil cache entry {entry.folder} belongs")
         return entry
@@ -184,17 +186,36 @@ class Loaded:
 
 def load(fn: types.FunctionType, options: Options, key: str, specialization: tuple[Any, ...]) -> Loaded:
     """The compiled module for `key`: from the disk if a trusted, intact entry holds it, else compiled
-    (`specialization`: the arguments of compiler.Specialization)."""
+    (`specialization`: the arguments of compiler.Specialization). Compiling holds the entry's lock
+    (cache_lock.py), so a process that finds the entry missing while another compiles it waits, then reads it."""
     entry = find(fn, key)
-    stored = entry.read()
+    existed = entry.meta_path.is_file()
+    loaded = _from_disk(fn, entry)
+    if loaded is not None:
+        return loaded
+    with cache_lock.held(entry.folder):
+        if not existed and entry.meta_path.is_file():  # another process wrote it while we waited
+            loaded = _from_disk(fn, entry)
+            if loaded is not None:
+                return loaded
+        return _generate(fn, options, entry, specialization)
+
+
+def _from_disk(fn: types.FunctionType, entry: Entry) -> Loaded | None:
+    stored = entry.read(fn)
     if stored is not None and not _resolvable(fn, stored[0]):
         _warn(f"ignoring a corrupt Cuvil cache entry {entry.folder} (a value it names is not found); recompiling")
         stored = None
-    if stored is not None:
-        function = _activate(fn, *stored, entry)
-        if function is not None:
-            return Loaded(function, *stored, entry.module_path, "disk", {})
-        _warn(f"ignoring the Cuvil cache entry {entry.folder}, which cannot be imported; recompiling")
+    if stored is None:
+        return None
+    function = _activate(fn, *stored, entry)
+    if function is not None:
+        return Loaded(function, *stored, entry.module_path, "disk", {})
+    _warn(f"ignoring the Cuvil cache entry {entry.folder}, which cannot be imported; recompiling")
+    return None
+
+
+def _generate(fn: types.FunctionType, options: Options, entry: Entry, specialization: tuple[Any, ...]) -> Loaded:
     from ..compiler import Specialization, generate  # imports libcst: only on a cache miss
 
     generated = generate(fn, options, Specialization(*specialization))
@@ -202,7 +223,7 @@ def load(fn: types.FunctionType, options: Options, key: str, specialization: tup
     meta = Meta(generated.entry, generated.line_map, generated.injected, generated.normalized, generated.cfg,
                 hashlib.sha256(source.encode()).hexdigest(), generated.loops, list(generated.writes),
                 generated.plan)
-    written = store(entry, meta, source)
+    written = store(entry, meta, source, fn)
     function = _activate(fn, meta, source, written, path=entry.module_path)
     if function is None:
         raise CuvilInternalError("load", f"the module generated for {fn.__qualname__} cannot be imported")

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.metadata
 import inspect
 import json
+import linecache
 import sys
 import types
 from pathlib import Path
@@ -24,20 +26,24 @@ from ..codegen.bindings import Callee, Import, Injected, Literal, bind, callee_f
 from ..frontend.captures import walk
 from ..options import Options
 
-FORMAT = 2  # bump when the entry layout or the meaning of a key part changes
+FORMAT = 3  # bump when the entry layout or the meaning of a key part changes
 
 
 def key(fn: types.FunctionType, options: Options, shapes: Any = ()) -> str:
-    """The cache key of a compiled module, a hash of these named parts:
+    """The cache key of a compiled module: the one function that builds it, a hash of these named parts:
 
-    - `format`, `cuvil` (version and a fingerprint of its files), `python`, `numba`, `numpy`: what changes
-      generated code or its meaning;
+    - `format`, `cuvil` (version and a fingerprint of its files), `python`, `numba`, `llvmlite`, `numpy`,
+      `libcst`, `numba_cuda` (None when not installed): what changes generated code, its machine code or its
+      meaning (libcst prints the generated source; llvmlite turns it into machine code; numba-cuda compiles
+      target="cuda"). Versions are read from the installed distributions, without importing libcst;
     - `options`: every field of `Options`;
     - `shapes`: the variant's specialization, the fields of compiler.Specialization (per parameter its rank
       and static dims, and what else the generated code is specialized on);
-    - `functions`: the entry function's and every callee's qualified name, file, first line (origins and error
-      lines depend on it), raw source text and defaults (their values: Python computed them when the `def`
-      ran, and the generated code holds those values);
+    - `functions`: the entry function's and every callee's qualified name, origin (`origin()`: its file's
+      path, or for a notebook cell or exec'd text the hash of that text — ipykernel names a cell's file after
+      the kernel's process, so a path would change at every restart), first line (origins and error lines
+      depend on it), raw source text and defaults (their values: Python computed them when the `def` ran,
+      and the generated code holds those values);
     - `captured`: every value read from outside, by path, found by the traversal the guards use
       (frontend/captures.walk) in the entry function, its callees and the user's `numba.njit` helpers they
       call (Numba freezes those helpers' globals too): globals and closure variables; attributes of the
@@ -50,15 +56,17 @@ def key(fn: types.FunctionType, options: Options, shapes: Any = ()) -> str:
     machine code by it); values of names the function never reads; attributes of library modules (numpy,
     math: fixed by their versions, and `numpy` is a part); builtins the code calls (Python's own; a global
     that shadows one is a captured value, and the guards see one that comes to shadow it later);
-    `__kwdefaults__` (the subset has no keyword-only parameters).
+    `__kwdefaults__` (the subset has no keyword-only parameters); the path of a notebook cell's file and the
+    directory of the cache (the entry stores its origins relative to the functions, runtime/cache_origins.py,
+    so one entry serves every kernel and every clone of the cache); the process or kernel session (the
+    memory cache is keyed by it, runtime/memory.py, the disk cache is shared).
     """
     reads = list(walk(fn, compiled_in))
     parts = {
         "format": FORMAT,
         "cuvil": [__version__, _compiler_fingerprint()],
         "python": list(sys.version_info[:2]),
-        "numba": numba.__version__,
-        "numpy": np.__version__,
+        **_versions(),
         "options": options.key(),
         "shapes": shapes,
         "functions": [_function_record(f) for f in _functions(fn, reads)],
@@ -67,13 +75,43 @@ def key(fn: types.FunctionType, options: Options, shapes: Any = ()) -> str:
     return _digest(parts)
 
 
+def functions(fn: types.FunctionType) -> list[types.FunctionType]:
+    """`fn` and every function compiled with it, in the key's order (cache_origins.py numbers them so)."""
+    return _functions(fn, list(walk(fn, compiled_in)))
+
+
+def origin(fn: types.FunctionType) -> str:
+    """Where `fn` comes from, as the key sees it: the path of its file; for text that exists only in memory
+    (a notebook cell, exec'd code registered in linecache with no modification time) the hash of that text,
+    which a restarted kernel gives again while the file name it invents does not."""
+    filename = fn.__code__.co_filename
+    cached = linecache.cache.get(filename)
+    if cached is not None and len(cached) == 4 and cached[1] is None:
+        return "text:" + hashlib.sha256("".join(cached[2]).encode()).hexdigest()
+    return filename
+
+
+@functools.cache
+def _versions() -> dict[str, str | None]:
+    import llvmlite
+
+    found: dict[str, str | None] = {"numba": numba.__version__, "llvmlite": llvmlite.__version__,
+                                    "numpy": np.__version__}
+    for part, distribution in (("libcst", "libcst"), ("numba_cuda", "numba-cuda")):
+        try:
+            found[part] = importlib.metadata.version(distribution)
+        except importlib.metadata.PackageNotFoundError:
+            found[part] = None
+    return found
+
+
 def source_key(fn: types.FunctionType) -> str:
     """Identifies a function's text alone: source that passed the subset check once need not be parsed again."""
     try:
         text = inspect.getsource(fn)
     except (OSError, TypeError):
         text = ""
-    return _digest([FORMAT, __version__, _compiler_fingerprint(), fn.__code__.co_filename, text])[:32]
+    return _digest([FORMAT, __version__, _compiler_fingerprint(), origin(fn), text])[:32]
 
 
 @functools.cache
@@ -98,7 +136,7 @@ def _value_part(value: object) -> Any:
     if isinstance(binding, Import):
         return ["import", binding.module, binding.attr]
     if isinstance(binding, Callee):  # its own record is among the key's functions
-        return ["function", binding.function.__code__.co_filename, binding.function.__qualname__]
+        return ["function", origin(binding.function), binding.function.__qualname__]
     if isinstance(binding, Injected):
         if isinstance(value, numba.core.dispatcher.Dispatcher):
             return ["numba", _function_record(value.py_func)]
@@ -114,7 +152,7 @@ def _function_record(fn: types.FunctionType) -> Any:
         lines, first = [], 0
     return {
         "qualname": fn.__qualname__,
-        "file": fn.__code__.co_filename,
+        "origin": origin(fn),
         "first_line": first,
         "source": "".join(lines),
         "defaults": [_value_part(d) for d in fn.__defaults__ or ()],

@@ -39,11 +39,14 @@ _warned_read_only: set[Path] = set()
 
 
 def configured() -> Path:
-    """`$CUVIL_CACHE_DIR`, else `$XDG_CACHE_HOME/cuvil`, else `~/.cache/cuvil`."""
+    """`$CUVIL_CACHE_DIR`, else the platform's cache folder (platformdirs): `$XDG_CACHE_HOME/cuvil` or
+    `~/.cache/cuvil` on Linux, `~/Library/Caches/cuvil` on macOS, `%LOCALAPPDATA%\\cuvil\\Cache` on Windows."""
     value = os.environ.get("CUVIL_CACHE_DIR")
     if value:
         return Path(value)
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cuvil"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("cuvil", appauthor=False))
 
 
 def root() -> Root:

@@ -19,11 +19,13 @@ from numba.core.errors import NumbaError
 from ..errors import CuvilError, CuvilTypeError, PerformanceWarning, RecompileWarning
 from ..options import Options, config
 from . import adapters, cache, cache_key, cache_markers, diagnose, events, guards, mathlib, threads  # noqa: F401 (mathlib registers overloads)
+from .context import current as current_context
 from .events import CompileEvent
 from .guards import MISS
+from .memory import Compiled, MemoryCache
 from .policy import DimPolicy
 
-_memory: dict[str, tuple[Any, cache.Meta, str]] = {}  # cache key → (Numba dispatcher, meta, module source)
+_memory = MemoryCache()  # cache key → compiled module, per context (runtime/memory.py)
 _lock = threading.RLock()
 
 SOURCE_STAGES = ("normalized", "cfg", "plan", "kernel", "cuda")
@@ -198,9 +200,9 @@ class Dispatcher:
             self._variants.insert(0, variant)
             self._entries = tuple(v.enter for v in self._variants)
             signature = "(" + ", ".join(str(a.numba_type) for a in arg_guards) + ")"
-            event = CompileEvent(self.py_func.__qualname__, signature, reason, seconds, where, f"pid:{os.getpid()}")
+            event = CompileEvent(self.py_func.__qualname__, signature, reason, seconds, where, current_context())
             self.compile_events.append(event)
-            events.record(event, guard.items())
+            events.record(self.py_func, event, guard.items())
             return variant
 
     def _build(self, shapes: Any, typed: Any, numba_types: tuple[Any, ...], as_written: bool,
@@ -215,10 +217,11 @@ class Dispatcher:
             cuda_runtime.require()  # no device and no simulator: a CuvilError at the first call
         key = cache_key.key(self.py_func, options, (shapes, [str(t) for t in typed], as_written))
         where = "memory"
-        if key not in _memory:
-            where, stage_seconds = self._load_or_generate(key, (shapes, typed, as_written), options)
+        compiled = _memory.get(key)
+        if compiled is None:
+            where, stage_seconds, compiled = self._load_or_generate(key, (shapes, typed, as_written), options)
             seconds.update(stage_seconds)
-        numba_dispatcher, meta, source = _memory[key]
+        numba_dispatcher, meta, source = compiled.function, compiled.meta, compiled.source
         if target == "cuda":
             from . import cuda_call
 
@@ -235,13 +238,15 @@ class Dispatcher:
         newest = self._variants[0]
         return f"{newest.guard.failure(args)} (guard of variant #{newest.number})"
 
-    def _load_or_generate(self, key: str, shapes: Any, options: Options | None = None) -> tuple[str, dict[str, float]]:
+    def _load_or_generate(self, key: str, shapes: Any,
+                          options: Options | None = None) -> tuple[str, dict[str, float], Compiled]:
         """Fill the memory cache for `key` from the disk, or by running the compiler."""
         loaded = cache.load(self.py_func, options or self.options, key, shapes)
         diagnose.line_maps[loaded.path.name] = loaded.meta.line_map
         events.log_codegen(self.py_func.__qualname__, loaded.path)
-        _memory[key] = (loaded.function, loaded.meta, loaded.source)
-        return loaded.where, loaded.seconds
+        compiled = Compiled(loaded.function, loaded.meta, loaded.source, loaded.path.stem)
+        _memory.put(key, compiled)
+        return loaded.where, loaded.seconds, compiled
 
     def source(self, stage: str = "kernel") -> str:
         """The text of a stage for the newest variant (before any call: the fully dynamic one), each
@@ -256,9 +261,8 @@ class Dispatcher:
             options = dataclasses.replace(self.options, target="cuda" if cuda else "cpu")
             with _lock:
                 key = cache_key.key(self.py_func, options)
-                if key not in _memory:
-                    self._load_or_generate(key, (), options)
-                _, meta, text = _memory[key]
+                compiled = _memory.get(key) or self._load_or_generate(key, (), options)[2]
+                meta, text = compiled.meta, compiled.source
         if stage == "cuda":
             stage = "kernel"
         return {"normalized": meta.normalized, "cfg": meta.cfg, "plan": meta.plan, "kernel": text}[stage]

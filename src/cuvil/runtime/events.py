@@ -6,18 +6,35 @@
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import logging
 import os
 import statistics
+import warnings
+import weakref
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from ..errors import CuvilWarning
 
 log = logging.getLogger("cuvil")
 
 
+CATEGORIES = ("recompiles", "guards", "codegen")
+_warned: set[str] = set()
+
+
 def _categories() -> frozenset[str]:
-    return frozenset(c.strip() for c in os.environ.get("CUVIL_LOG", "").split(",") if c.strip())
+    """The categories `CUVIL_LOG` names; an unknown one is one warning (a typo would otherwise log nothing,
+    silently)."""
+    named = frozenset(c.strip() for c in os.environ.get("CUVIL_LOG", "").split(",") if c.strip())
+    for unknown in sorted(named - set(CATEGORIES) - _warned):
+        _warned.add(unknown)
+        warnings.warn(f"CUVIL_LOG: unknown category {unknown!r} ignored; the categories are "
+                      f"{', '.join(CATEGORIES)}", CuvilWarning, stacklevel=2)
+    return named
 
 
 def _enabled(category: str) -> bool:
@@ -46,11 +63,14 @@ class CompileEvent:
         return sum(self.seconds.values())
 
 
-_events: dict[str, list[CompileEvent]] = {}  # every dispatcher's, by function name: for stats()
+# Every dispatcher's events, by the Python function compiled (two functions named `f` — a cell run twice
+# with other code, two modules — are two histories, not one); weakly, so a redefined function's history goes
+# with it. stats() names each by its qualified name, with its origin when two live ones share it.
+_events: weakref.WeakKeyDictionary[Callable[..., Any], list[CompileEvent]] = weakref.WeakKeyDictionary()
 
 
-def record(event: CompileEvent, guard: list[str]) -> None:
-    history = _events.setdefault(event.function, [])
+def record(fn: Callable[..., Any], event: CompileEvent, guard: list[str]) -> None:
+    history = _events.setdefault(fn, [])
     history.append(event)
     if event.reason != "first call" and _enabled("recompiles"):
         log.info("recompiling %s: %s (cache %s, %.3f s)", event.function, event.reason, event.cache, event.total)
@@ -96,7 +116,7 @@ class Explanation:
 def stats() -> dict[str, dict[str, Any]]:
     """Per function: compiles, cache hits, and p50/p99 of compile seconds."""
     result = {}
-    for name, events in sorted(_events.items()):
+    for name, events in sorted(_named(list(_events.items())).items()):
         totals = sorted(e.total for e in events)
         p99 = totals[min(len(totals) - 1, round(0.99 * (len(totals) - 1)))]
         result[name] = {
@@ -106,3 +126,19 @@ def stats() -> dict[str, dict[str, Any]]:
             "p99_seconds": p99,
         }
     return result
+
+
+def _named(histories: list[tuple[Any, list[CompileEvent]]]) -> dict[str, list[CompileEvent]]:
+    """Each function's history under its qualified name; where two live functions share one, each name gets
+    the function's origin (`f (cell.py:3)`), and a number if that is shared too."""
+    counts = collections.Counter(fn.__qualname__ for fn, _ in histories)
+    named: dict[str, list[CompileEvent]] = {}
+    for fn, events in histories:
+        name = fn.__qualname__
+        if counts[name] > 1:
+            code = fn.__code__
+            name = f"{name} ({os.path.basename(code.co_filename)}:{code.co_firstlineno})"
+        while name in named:
+            name += "'"
+        named[name] = events
+    return named

@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from . import cache_lock
 from .cache_root import warn as _warn
 
 
@@ -37,10 +38,11 @@ class _NumbaCache:
 
     def load_overload(self, sig: Any, target_context: Any) -> Any:
         try:
-            files = self._files()
-            if files and _digests(files) != _recorded(files[0]):
-                raise ValueError("they do not match the checksums recorded when they were saved")
-            return self._inner.load_overload(sig, target_context)
+            with cache_lock.held(self._folder):  # not while another process saves (cache_lock.py)
+                files = self._files()
+                if files and _digests(files) != _recorded(files[0]):
+                    raise ValueError("they do not match the checksums recorded when they were saved")
+                return self._inner.load_overload(sig, target_context)
         except Exception as exc:
             _warn(f"ignoring unreadable Numba cache files in {self._inner.cache_path} ({type(exc).__name__}: "
                   f"{exc}); recompiling")
@@ -67,13 +69,14 @@ class _NumbaCache:
             self._inner.disable()
             return
         try:
-            self._inner.save_overload(sig, data)
-            files = self._files()
-            if files:
-                tmp = f"{files[0]}.sha256.tmp{os.getpid()}"
-                with open(tmp, "w", encoding="utf-8") as handle:
-                    json.dump(_digests(files), handle)
-                os.replace(tmp, files[0] + ".sha256")
+            with cache_lock.held(self._folder):  # the files and their checksums, as one (cache_lock.py)
+                self._inner.save_overload(sig, data)
+                files = self._files()
+                if files:
+                    tmp = f"{files[0]}.sha256.tmp{os.getpid()}"
+                    with open(tmp, "w", encoding="utf-8") as handle:
+                        json.dump(_digests(files), handle)
+                    os.replace(tmp, files[0] + ".sha256")
         except Exception as exc:
             _warn(f"cannot save Numba's cache files in {self._inner.cache_path} ({type(exc).__name__}: {exc}); "
                   "the compiled code stays in memory for this process")
