@@ -38,6 +38,7 @@ __all__ = [
     "PrecisionWarning",
     "RecompileWarning",
     "config",
+    "diff",
     "explain",
     "fingerprint",
     "jit",
@@ -70,6 +71,14 @@ def explain(fn: Any) -> Any:
     if not getattr(fn, "__cuvil_jit__", False):
         raise TypeError(f"cuvil.explain takes a function made by cuvil.jit, not {type(fn).__name__}")
     return Explained(fn.py_func.__qualname__, list(fn.compile_events), fn.guards(), fn.loops(), fn=fn)
+
+
+def diff(fn: Any, a: Any = -2, b: Any = -1) -> Any:
+    """How variants `a` and `b` of `fn` differ (numbers as explain counts them, or argument tuples to compile
+    for): in words, and as a unified diff of their plans."""
+    from .inspect.diff import diff as _diff
+
+    return _diff(fn, a, b)
 
 
 def fingerprint(fn: Any, variant: int = -1) -> str:

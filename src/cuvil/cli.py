@@ -1,4 +1,4 @@
-"""The `cuvil` command: `demo`, `inspect`, `cache`, `doctor`."""
+"""The `cuvil` command: `demo`, `inspect`, `diff`, `cache`, `doctor`."""
 
 from __future__ import annotations
 
@@ -33,6 +33,12 @@ def _inspect(args: argparse.Namespace) -> int:
     jitted = fn if getattr(fn, "__cuvil_jit__", False) else cuvil.jit(fn)
     print(jitted.source(args.stage))
     return 0
+
+
+def _diff(args: argparse.Namespace) -> int:
+    from .inspect import cli_diff
+
+    return cli_diff.run(args.target, args.shapes, args.sweep)
 
 
 def _cache(args: argparse.Namespace) -> int:
@@ -79,6 +85,12 @@ def main(argv: list[str] | None = None) -> int:
     insp.add_argument("target")
     insp.add_argument("--stage", default="kernel", choices=("normalized", "cfg", "kernel"))
     insp.set_defaults(run=_inspect)
+    diff = sub.add_parser("diff", help="how two variants of FILE.py:FUNCTION differ, or a batch-size sweep")
+    diff.add_argument("target")
+    diff.add_argument("--shapes", nargs="+", required=True, metavar="SPEC",
+                      help="arguments, e.g. '[8,64]:float32 5' (two SPECs; one with B in a shape for --sweep)")
+    diff.add_argument("--sweep", metavar="FROM..TO", help="sizes for B, e.g. 1..32")
+    diff.set_defaults(run=_diff)
     cache = sub.add_parser("cache", help="show (or --clear) the disk cache")
     cache.add_argument("--clear", action="store_true")
     cache.set_defaults(run=_cache)
