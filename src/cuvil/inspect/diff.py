@@ -150,12 +150,12 @@ class _Lines:
         line = region.lines[0] if region.lines else 0
         if isinstance(region, Alloc):
             self.allocs[line] += 1
-            self.spans.setdefault(line, region.lines)
+            self.spans.setdefault(line, region.lines or (line, line))
             self.simple([region.statement], names)
         elif isinstance(region, ParallelNest):
             self.loops[line].append((True, f"range({region.extent})"))
             self.checks[line] += region.checks
-            self.spans.setdefault(line, region.lines)
+            self.spans.setdefault(line, region.lines or (line, line))
             self.simple(_statements(region.loop.body), names)
         elif isinstance(region, Serial):
             self.simple(region.statements, names)
