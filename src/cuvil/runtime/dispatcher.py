@@ -265,7 +265,10 @@ class Dispatcher:
                 meta, text = compiled.meta, compiled.source
         if stage == "cuda":
             stage = "kernel"
-        return {"normalized": meta.normalized, "cfg": meta.cfg, "plan": meta.plan, "kernel": text}[stage]
+        from ..jupyter import SourceText  # a str, shown highlighted in notebooks
+
+        text = {"normalized": meta.normalized, "cfg": meta.cfg, "plan": meta.plan, "kernel": text}[stage]
+        return SourceText(text, self.py_func.__code__.co_filename)
 
     def loops(self) -> list[list[str]]:
         """Each variant's range loops, newest first: parallel or serial, and why."""

@@ -108,9 +108,13 @@ class Explanation:
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        import html
+        """A table of compiles and each variant's guard (jupyter.py); `str()` stays the plain-text form."""
+        from ..jupyter import explanation_html
 
-        return f"<pre>{html.escape(str(self))}</pre>"
+        return explanation_html(self)
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(str(self))  # IPython's text/plain: the table, not the dataclass's fields
 
 
 def stats() -> dict[str, dict[str, Any]]:

@@ -41,6 +41,8 @@ def same(value: object, expected: object) -> bool:
 def show(value: object) -> str:
     if value is MISSING:
         return "<unbound>"
+    if isinstance(value, types.ModuleType):  # by name: an address says nothing to a reader
+        return f"module {value.__name__}"
     binding = bind(value)
     if isinstance(binding, Literal):
         return binding.text
