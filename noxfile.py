@@ -1,4 +1,4 @@
-"""Every task of the project: `nox -s tests | lint | demo | bench | update-golden`."""
+"""Every task of the project: `nox -s tests | lint | demo | bench | notebooks | update-golden`."""
 
 from __future__ import annotations
 
@@ -39,6 +39,20 @@ def bench(session: nox.Session) -> None:
     # (`nox -s bench -- --quick` for a smoke test); bench/cpu_vs_numba.py still runs on its own.
     session.install("-e", ".[torch]", "matplotlib", *CONSTRAINTS)
     session.run("python", "bench/run.py", *session.posargs)
+
+
+@nox.session
+def notebooks(session: nox.Session) -> None:
+    """Execute notebooks/ on a real ipykernel (tests/notebooks; the tests session runs them too), and report
+    the warm-start figures of a restarted kernel. `nox -s notebooks -- --build` re-executes the notebooks
+    from notebooks/build.py and saves them with their outputs."""
+    session.install("-e", ".[dev]", *CONSTRAINTS)
+    if "--build" in session.posargs:
+        session.run("python", "notebooks/build.py")
+        return
+    cache = session.create_tmp() + "/cuvil-cache"
+    session.run("rm", "-rf", cache, external=True)
+    session.run("pytest", "-q", "-s", "tests/notebooks", *session.posargs, env={"CUVIL_CACHE_DIR": cache})
 
 
 @nox.session(name="update-golden")

@@ -116,6 +116,12 @@ class Explanation:
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         printer.text(str(self))  # IPython's text/plain: the table, not the dataclass's fields
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # IPython takes a class's own __repr__ over an inherited _repr_pretty_, and a dataclass subclass gets
+        # a __repr__ of its own: each subclass gets the method in its own namespace too.
+        super().__init_subclass__(**kwargs)
+        cls._repr_pretty_ = Explanation._repr_pretty_  # type: ignore[method-assign]
+
 
 def stats() -> dict[str, dict[str, Any]]:
     """Per function: compiles, cache hits, and p50/p99 of compile seconds."""
