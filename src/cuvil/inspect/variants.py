@@ -78,6 +78,21 @@ def plans_of(fn: Any, number: int = -1) -> VariantPlans:
     return memo[chosen.number]
 
 
+def plans_for(fn: Any, args: tuple[Any, ...]) -> VariantPlans:
+    """The Plans of a variant for `args` with every dim dynamic, generated without compiling anything (no
+    Numba, no variant added): what the cost model of a function never called, or of its general case, reads."""
+    from ..compiler import Specialization, generate
+    from ..runtime import adapters, guards
+
+    prepared, _ = adapters.prepare(tuple(args), fn._names)
+    found = guards.arg_guards(fn._names, prepared)
+    shapes = tuple(None if a.shape is None else (None,) * len(a.shape) for a in found)
+    kinds = tuple(a.kind for a in found)
+    generated = generate(fn.py_func, fn.options, Specialization(shapes, kinds))
+    return VariantPlans(0, tuple(fn._names), shapes, kinds, fn.options.target, dict(generated.plans),
+                        generated.plan, generated.entry)
+
+
 def _generate(fn: Any, chosen: Any) -> VariantPlans:
     from ..compiler import Specialization, generate
 

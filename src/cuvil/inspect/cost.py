@@ -1,0 +1,468 @@
+"""The cost model: per Plan region, FLOPs and bytes read and written as polynomials in the symbolic dims.
+
+What counts as one FLOP (operations on data, not on indices):
+  - each arithmetic operator (+ - * / // % **, and each augmented assignment) with a data operand: an array
+    element, a float literal or scalar, or a name bound to data; index arithmetic (`i - 1`) counts nothing;
+  - each call of a math function on data (exp, tanh, sqrt, …, the vector intrinsics, max/min, true_divide):
+    one, whatever it costs inside; casts (`np.float32(v)`, `float(v)`) count nothing;
+  - each comparison of data (`z <= 4.0`).
+Loops multiply by their trip counts; a loop whose extent depends on an outer loop's variable takes that
+variable's mean (exact for triangular loops). A `while` loop's trip count is unknown (the symbol `trips(L<n>)`),
+and an `if` on data counts both branches: the region is then not exact.
+
+Bytes are the compulsory traffic under a streaming model: per array access, its element size times the trip
+counts of the loops whose variables index it (`x[i, j]` inside loops over i and j: all of x); accesses of one
+array share their footprint (the largest); a loop that indexes none of its body's arrays but holds loops (a
+time-step loop) streams its body's arrays again at each trip. `np.empty` allocations cost no traffic.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from typing import Any
+
+import libcst as cst
+import numpy as np
+
+from ..analysis.types import Array, Scalar
+from ..lower.plan import Alloc, Control, ParallelNest, Plan, Serial
+from ..normalize.origins import origin_of
+from .symbolic import Poly
+from .variants import VariantPlans, plans_of
+
+MATH = frozenset("exp expm1 log log1p log2 log10 sqrt cbrt tanh sinh cosh tan sin cos atan atan2 asin acos erf erfc "
+                 "pow py_pow power hypot maximum minimum max min fmax fmin true_divide floor_divide fmod fabs abs "
+                 "absolute floor ceil copysign sign".split())
+ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power)
+_code = cst.Module([])
+
+
+@dataclasses.dataclass(frozen=True)
+class RegionCost:
+    id: str
+    kind: str  # the Plan region's class: ParallelNest, Serial, Alloc, Control
+    lines: tuple[int, int] | None
+    flops: Poly
+    read: Poly  # bytes
+    written: Poly  # bytes
+    exact: bool  # False: a `while` loop or a branch on data made the FLOPs an estimate
+
+    def intensity(self, values: dict[str, float]) -> float:
+        """FLOPs per byte moved, for the symbols' values."""
+        moved = self.read.evaluate(values) + self.written.evaluate(values)
+        return self.flops.evaluate(values) / moved if moved else float("inf")
+
+
+@dataclasses.dataclass(frozen=True)
+class Cost:
+    function: str
+    regions: list[RegionCost]
+
+    @property
+    def flops(self) -> Poly:
+        return sum((r.flops for r in self.regions), Poly())
+
+    @property
+    def bytes(self) -> Poly:
+        return sum((r.read + r.written for r in self.regions), Poly())
+
+    def __str__(self) -> str:
+        lines = [f"cost of {self.function} (FLOPs; bytes read / written)"]
+        for r in self.regions:
+            if r.flops.terms or r.read.terms or r.written.terms:
+                where = "" if r.lines is None else f" L{r.lines[0]}" + (f"-L{r.lines[1]}" if r.lines[1] != r.lines[0]
+                                                                        else "")
+                approx = "" if r.exact else " (estimate)"
+                lines.append(f"  {r.id} {r.kind}{where}: {r.flops} FLOPs{approx}; {r.read} / {r.written} bytes")
+        return "\n".join(lines)
+
+
+def cost(fn: Any, variant: int = -1) -> Cost:
+    vp = plans_of(fn, variant)
+    return cost_of(vp)
+
+
+def cost_of(vp: VariantPlans) -> Cost:
+    """The entry function's regions (calls into helpers are not followed: they count as one call)."""
+    plan = vp.plans[vp.entry]
+    model = _Model(plan, vp)
+    return Cost(vp.entry, model.regions(plan.regions, Poly.const(1), True))
+
+
+@dataclasses.dataclass
+class _Access:
+    array: str
+    footprint: Poly  # elements
+    write: bool
+    indices: frozenset[str]  # names the subscript reads (loop variables, after aliases)
+
+
+@dataclasses.dataclass
+class _Walk:
+    flops: Poly = dataclasses.field(default_factory=Poly)
+    accesses: list[_Access] = dataclasses.field(default_factory=list)
+    exact: bool = True
+
+    def add(self, other: _Walk) -> None:
+        self.flops = self.flops + other.flops
+        self.accesses += other.accesses
+        self.exact = self.exact and other.exact
+
+
+class _Model:
+    def __init__(self, plan: Plan, vp: VariantPlans):
+        self.arrays: dict[str, tuple[int, list[Poly]]] = {}  # name → (itemsize, dims)
+        self.data: set[str] = set()
+        self.env: dict[str, Any] = {}
+        self.aliases: dict[str, set[str]] = {}
+        for name, kind, shape in zip(vp.params, vp.args, vp.shapes):
+            if isinstance(kind, Array):
+                dims = [Poly.const(d) if d is not None else Poly.symbol(f"{name}.shape[{k}]")
+                        for k, d in enumerate(shape or (None,) * kind.ndim)]
+                self.arrays[name] = (np.dtype(kind.dtype).itemsize, dims)
+            elif isinstance(kind, Scalar) and kind.dtype.startswith(("float", "complex")):
+                self.data.add(name)
+        self.scan(plan)
+
+    def scan(self, plan: Plan) -> None:
+        """Bindings of the function: each name assigned once (its value), data names (a fixpoint), aliases."""
+        assigned: dict[str, list[cst.BaseExpression]] = {}
+        for node in _all(plan.function.body):
+            if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+                assigned.setdefault(node.targets[0].target.value, []).append(node.value)
+            elif isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
+                assigned.setdefault(node.target.value, []).append(node.value)
+        for region in plan.walk():
+            if isinstance(region, Alloc):
+                kind = "empty" if "empty" in _code.code_for_node(region.statement) else "filled"
+                self.arrays[region.name] = (np.dtype(region.dtype).itemsize if region.dtype != "?" else 8,
+                                            self.shape(cst.parse_expression(region.shape)))
+                self.env[region.name] = kind
+        for name, values in assigned.items():
+            self.aliases[name] = {n.value for v in values for n in _all(v) if isinstance(n, cst.Name)}
+            if len(values) == 1 and name not in self.arrays:
+                self.env[name] = self.value(values[0])
+        changed = True
+        while changed:
+            changed = False
+            for name, values in assigned.items():
+                if name not in self.data and name not in self.arrays and any(self.is_data(v) for v in values):
+                    self.data.add(name)
+                    changed = True
+
+    # --- values of index expressions -------------------------------------------------------------------------
+
+    def value(self, node: cst.BaseExpression) -> Any:
+        """A Poly, a list of Polys (a shape or tuple), or None."""
+        if isinstance(node, cst.Integer):
+            return Poly.const(int(node.value.replace("_", ""), 0))
+        if isinstance(node, cst.Name):
+            if node.value in self.arrays:  # `len(x)`: its first dim
+                return list(self.arrays[node.value][1])
+            found = self.env.get(node.value)
+            return found if isinstance(found, Poly | list) else Poly.symbol(node.value)
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.attr.value == "shape" \
+                and node.value.value in self.arrays:
+            return list(self.arrays[node.value.value][1])
+        if isinstance(node, cst.Tuple):
+            items = [self.value(e.value) for e in node.elements]
+            return [Poly.symbol(_code.code_for_node(e.value)) if v is None else v
+                    for v, e in zip(items, node.elements)]
+        if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+            seq, k = self.value(node.value), self.value(node.slice[0].slice.value)
+            constant = k.constant() if isinstance(k, Poly) else None
+            if isinstance(seq, list) and constant is not None:
+                index = int(constant)
+                if -len(seq) <= index < len(seq):
+                    return seq[index]
+        if isinstance(node, cst.BinaryOperation):
+            left, right = self.value(node.left), self.value(node.right)
+            if isinstance(left, Poly) and isinstance(right, Poly):
+                if isinstance(node.operator, cst.Add):
+                    return left + right
+                if isinstance(node.operator, cst.Subtract):
+                    return left - right
+                if isinstance(node.operator, cst.Multiply):
+                    return left * right
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+            inner = self.value(node.expression)
+            return -inner if isinstance(inner, Poly) else None
+        if isinstance(node, cst.Call):
+            return self.call_value(node)
+        return Poly.symbol(_code.code_for_node(node))
+
+    def call_value(self, node: cst.Call) -> Any:
+        name, args = _callee(node), [self.value(a.value) for a in node.args]
+        if name == "len" and args:
+            if isinstance(args[0], list):
+                return args[0][0] if args[0] else Poly()
+            return self.trips(node.args[0].value)
+        if name == "range" and args:
+            return self.trips(node)
+        if name in ("min", "max") and args and all(isinstance(a, Poly) for a in args):
+            unique = sorted(set(args), key=str)
+            consts = [c for c in (a.constant() for a in unique) if c is not None]
+            if len(consts) == len(unique):
+                return Poly.const((min if name == "min" else max)(consts))
+            return _extremum(name, unique)
+        if name == "broadcast_shape" and len(args) == 1 and isinstance(args[0], list):
+            return _broadcast(self.value(node.args[0].value))
+        return Poly.symbol(_code.code_for_node(node))
+
+    def poly(self, node: cst.BaseExpression) -> Poly:
+        found = self.value(node)
+        return found if isinstance(found, Poly) else Poly.symbol(_code.code_for_node(node))
+
+    def shape(self, node: cst.BaseExpression) -> list[Poly]:
+        found = self.value(node)
+        return found if isinstance(found, list) else [self.poly(node)]
+
+    def trips(self, node: cst.BaseExpression) -> Poly | None:
+        """The trip count of a `range(...)` (or `numba.prange`) call, None for anything else."""
+        if not isinstance(node, cst.Call) or _callee(node) not in ("range", "prange") or not 1 <= len(node.args) <= 3:
+            return None
+        args = [self.poly(a.value) for a in node.args]
+        start, stop = (Poly(), args[0]) if len(args) == 1 else (args[0], args[1])
+        step = args[2].constant() if len(args) == 3 else Fraction(1)
+        if step is None or step == 0:
+            return None
+        return (stop - start) * Poly.const(Fraction(1) / step) if step > 0 else (start - stop) * Poly.const(
+            Fraction(-1) / step)
+
+    # --- data and FLOPs ---------------------------------------------------------------------------------------
+
+    def is_data(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.Float | cst.Imaginary):
+            return True
+        if isinstance(node, cst.Name):
+            return node.value in self.data
+        if isinstance(node, cst.Subscript):
+            return isinstance(node.value, cst.Name) and node.value.value in (self.arrays.keys() | self.data)
+        if isinstance(node, cst.BinaryOperation):
+            return self.is_data(node.left) or self.is_data(node.right)
+        if isinstance(node, cst.UnaryOperation):
+            return self.is_data(node.expression)
+        if isinstance(node, cst.Call):
+            return _callee(node) not in ("len", "range", "index", "broadcast_shape") and \
+                any(self.is_data(a.value) for a in node.args)
+        if isinstance(node, cst.IfExp):
+            return self.is_data(node.body) or self.is_data(node.orelse)
+        if isinstance(node, cst.Tuple):
+            return any(self.is_data(e.value) for e in node.elements)
+        return False
+
+    def ops(self, node: cst.CSTNode) -> int:
+        """FLOPs of one evaluation of an expression or simple statement."""
+        count = 0
+        for child in _all(node):
+            if isinstance(child, cst.BinaryOperation) and isinstance(child.operator, ARITHMETIC):
+                count += self.is_data(child)
+            elif isinstance(child, cst.AugAssign) and isinstance(child.operator, _AUGMENTED):
+                count += self.is_data(child.target) or self.is_data(child.value)
+            elif isinstance(child, cst.Call) and _math(_callee(child)):
+                count += any(self.is_data(a.value) for a in child.args)
+            elif isinstance(child, cst.Comparison):
+                count += sum(self.is_data(child.left) or self.is_data(t.comparator) for t in child.comparisons)
+        return count
+
+    # --- walking statements -----------------------------------------------------------------------------------
+
+    def walk(self, stmts: Iterable[cst.CSTNode]) -> _Walk:
+        out = _Walk()
+        for stmt in stmts:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                out.flops = out.flops + Poly.const(self.ops(stmt))
+                out.accesses += self.accesses(stmt)
+            elif isinstance(stmt, cst.For):
+                out.add(self.loop(stmt, self.trips(stmt.iter), stmt.body.body))
+            elif isinstance(stmt, cst.While):
+                trips = Poly.symbol(f"trips(L{origin_of(stmt) or 0})")
+                body = self.loop(stmt, trips, stmt.body.body, test=stmt.test)
+                body.exact = False
+                out.add(body)
+            elif isinstance(stmt, cst.If):
+                out.flops = out.flops + Poly.const(self.ops(stmt.test))
+                branches = self.walk(stmt.body.body)
+                if isinstance(stmt.orelse, cst.Else | cst.If):
+                    branches.add(self.walk([stmt.orelse] if isinstance(stmt.orelse, cst.If) else stmt.orelse.body.body))
+                if branches.flops.terms and self.is_data(stmt.test):
+                    branches.exact = False
+                out.add(branches)
+            elif isinstance(stmt, cst.Else):
+                out.add(self.walk(stmt.body.body))
+        return out
+
+    def loop(self, stmt: cst.For | cst.While, trips: Poly | None, body: Sequence[cst.CSTNode],
+             test: cst.BaseExpression | None = None) -> _Walk:
+        inner = self.walk(body)
+        if trips is None:
+            trips = Poly.symbol(f"trips(L{origin_of(stmt) or 0})")
+            inner.exact = False
+        var = stmt.target.value if isinstance(stmt, cst.For) and isinstance(stmt.target, cst.Name) else None
+        if var is not None and isinstance(stmt, cst.For) and isinstance(stmt.iter, cst.Call) and stmt.iter.args:
+            args = [self.poly(a.value) for a in stmt.iter.args]
+            start, stop = (Poly(), args[0]) if len(args) == 1 else (args[0], args[1])
+            mean = (start + stop - 1) * Poly.const(Fraction(1, 2))
+            inner.flops = inner.flops.substitute(var, mean)
+            for a in inner.accesses:
+                a.footprint = a.footprint.substitute(var, mean)
+        flops = inner.flops * trips + Poly.const(self.ops(test) if test is not None else 0) * (trips + 1)
+        indexed = any(var in a.indices for a in inner.accesses) if var else False
+        time_loop = not indexed and _holds_loop(body)
+        for a in inner.accesses:
+            if (var is not None and var in a.indices) or time_loop:
+                a.footprint = a.footprint * trips
+        return _Walk(flops, inner.accesses, inner.exact)
+
+    def accesses(self, stmt: cst.SimpleStatementLine) -> list[_Access]:
+        out = []
+        writes = {id(t.target) for s in stmt.body if isinstance(s, cst.Assign) for t in s.targets} | \
+                 {id(s.target) for s in stmt.body if isinstance(s, cst.AugAssign)}
+        augmented = {id(s.target) for s in stmt.body if isinstance(s, cst.AugAssign)}
+        for node in _all(stmt):
+            if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value in self.arrays:
+                names = {n.value for e in node.slice for n in _all(e) if isinstance(n, cst.Name)}
+                indices = frozenset(self.closure(names))
+                for write in ([True, False] if id(node) in augmented else [id(node) in writes]):
+                    out.append(_Access(node.value.value, Poly.const(1), write, indices))
+        return out
+
+    def closure(self, names: set[str]) -> set[str]:
+        seen, todo = set(), list(names)
+        while todo:
+            name = todo.pop()
+            if name not in seen:
+                seen.add(name)
+                todo += self.aliases.get(name, ())
+        return seen
+
+    # --- regions ----------------------------------------------------------------------------------------------
+
+    def regions(self, regions: Sequence[Any], times: Poly, exact: bool) -> list[RegionCost]:
+        out: list[RegionCost] = []
+        for r in regions:
+            if isinstance(r, Control):
+                header, trips, mean, var = r.statement, Poly.const(1), None, None
+                if isinstance(header, cst.For):
+                    trips = self.trips(header.iter) or Poly.symbol(f"trips(L{origin_of(header) or 0})")
+                    var = header.target.value if isinstance(header.target, cst.Name) else None
+                    args = [self.poly(a.value) for a in header.iter.args] if isinstance(header.iter, cst.Call) else []
+                    if var and args:
+                        start, stop = (Poly(), args[0]) if len(args) == 1 else (args[0], args[1])
+                        mean = (start + stop - 1) * Poly.const(Fraction(1, 2))
+                elif isinstance(header, cst.While):
+                    trips, exact = Poly.symbol(f"trips(L{origin_of(header) or 0})"), False
+                inner = self.regions([*r.body, *r.orelse], times * trips, exact and not isinstance(header, cst.If))
+                if var and mean is not None:
+                    inner = [dataclasses.replace(c, flops=c.flops.substitute(var, mean), read=c.read.substitute(
+                        var, mean), written=c.written.substitute(var, mean)) for c in inner]
+                out += inner
+                continue
+            walked = self.walk([r.loop] if isinstance(r, ParallelNest) else r.statements if isinstance(r, Serial)
+                               else [])
+            read, written = self.traffic(walked.accesses)
+            if isinstance(r, Alloc) and self.env.get(r.name) == "filled":
+                itemsize, dims = self.arrays[r.name]
+                written = written + _product(dims) * itemsize
+            out.append(RegionCost(r.id, type(r).__name__, r.lines, walked.flops * times, read * times,
+                                  written * times, exact and walked.exact))
+        return out
+
+    def traffic(self, accesses: list[_Access]) -> tuple[Poly, Poly]:
+        found: dict[tuple[str, bool], Poly] = {}
+        for a in accesses:
+            key = (a.array, a.write)
+            old = found.get(key)
+            if old is None or _size(a.footprint) > _size(old):
+                found[key] = a.footprint
+        read, written = Poly(), Poly()
+        for (array, write), elements in sorted(found.items()):
+            itemsize, _ = self.arrays[array]
+            if write:
+                written = written + elements * itemsize
+            else:
+                read = read + elements * itemsize
+        return read, written
+
+
+_AUGMENTED = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign, cst.FloorDivideAssign,
+              cst.ModuloAssign, cst.PowerAssign)
+
+
+def _callee(node: cst.Call) -> str:
+    func = node.func
+    return func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else ""
+
+
+def _math(name: str) -> bool:
+    """A math function, by its name in the generated module (`exp_1`, `tanh_f32` are imports renamed)."""
+    base = re.sub(r"_f(16|32|64)$", "", re.sub(r"_\d+$", "", name))
+    return base in MATH
+
+
+def _all(node: cst.CSTNode) -> list[cst.CSTNode]:
+    found: list[cst.CSTNode] = []
+
+    class Collect(cst.CSTVisitor):
+        def on_visit(self, child: cst.CSTNode) -> bool:
+            found.append(child)
+            return True
+
+    node.visit(Collect())
+    return found
+
+
+def _holds_loop(body: Sequence[cst.CSTNode]) -> bool:
+    return any(isinstance(n, cst.For | cst.While) for stmt in body for n in _all(stmt))
+
+
+def _product(dims: Sequence[Poly]) -> Poly:
+    out = Poly.const(1)
+    for d in dims:
+        out = out * d
+    return out
+
+
+def _size(p: Poly) -> tuple[int, float]:
+    """For choosing the larger of two footprints: the degree, then the value with every dim large."""
+    return max((len(m) for m in p.terms), default=0), p.evaluate(dict.fromkeys(p.symbols, 2.0 ** 20))
+
+
+def _broadcast(shapes: Any) -> Any:
+    if not isinstance(shapes, list) or not all(isinstance(s, list) for s in shapes):
+        return None
+    rank = max(len(s) for s in shapes)
+    out = []
+    for k in range(rank):
+        dims = {d for s in shapes if (j := k - rank + len(s)) >= 0 for d in [s[j]] if d != Poly.const(1)}
+        ordered = sorted(dims, key=str)
+        out.append(Poly.const(1) if not ordered else _extremum("max", ordered))
+    return out
+
+
+def _extremum(name: str, polys: Sequence[Poly]) -> Poly:
+    """`max(a, b, …)` as one symbol, nested ones flattened and repeats dropped (`max(max(a, b), a)` is
+    `max(a, b)`): broadcasting three arrays of one length gives the max of their lengths, not a tower."""
+    members: set[str] = set()
+    for p in polys:
+        (only,) = p.symbols if len(p.terms) == 1 and p.terms.get(tuple(p.symbols)) == 1 and len(p.symbols) == 1 \
+            else (None,)
+        if only is not None and only.startswith(f"{name}(") and only.endswith(")"):
+            members |= set(_split_arguments(only[len(name) + 1:-1]))
+        else:
+            members.add(str(p))
+    ordered = sorted(members)
+    return Poly.symbol(ordered[0]) if len(ordered) == 1 else Poly.symbol(f"{name}({', '.join(ordered)})")
+
+
+def _split_arguments(text: str) -> list[str]:
+    out, depth, start = [], 0, 0
+    for k, ch in enumerate(text):
+        depth += ch in "([" and 1 or ch in ")]" and -1 or 0
+        if ch == "," and depth == 0:
+            out.append(text[start:k].strip())
+            start = k + 1
+    return [*out, text[start:].strip()]
