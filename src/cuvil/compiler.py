@@ -202,6 +202,8 @@ class _Module:
         if options.target == "cuda" and options.parallel is None:  # a GPU runs nothing well serially
             options = dataclasses.replace(options, parallel=True)
         lowered = lower_program(program, options, self.timer.stage, self.runtime_name, self.spec.as_written)
+        if lowered.result:  # which results are half precision, for runtime/adapters.py (in the module: cached)
+            self.names["CUVIL_HALVES"] = Literal(repr(lowered.result))
         self.writes = lowered.writes
         self.plan = "\n".join(lowered.plans[u.name].text() for u in self.units)
         self.plans = {u.name: lowered.plans[u.name] for u in self.units}

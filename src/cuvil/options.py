@@ -34,8 +34,6 @@ class Options:
                 raise ValueError(f"{name} must be True or False, not {getattr(self, name)!r}")
         if self.overflow not in ("raise", "wrap"):
             raise ValueError(f"overflow must be 'raise' or 'wrap', not {self.overflow!r}")
-        if self.precision in ("fp16", "bf16"):
-            raise NotImplementedError(f"precision={self.precision!r} is not available yet")
 
     def key(self) -> tuple[tuple[str, Any], ...]:
         """Sorted (name, value) pairs: the options' part of a cache key."""

@@ -60,6 +60,7 @@ _ALLOCATE = library.named("allocate") - {"full"}  # full's dtype comes from its 
 _LIKE = library.named("like")
 _VIEWS = library.named("view") | {"flatten", "copy", "conj", "conjugate"}
 _VMATH = "cuvil.runtime.vmath."
+_HALF = "cuvil.runtime.half."
 _POWERS = frozenset({"cuvil.runtime.intrinsics.py_pow", "cuvil.runtime.elementwise.power"})
 _MATH_INTS = frozenset({"floor", "ceil", "trunc", "isqrt", "factorial", "gcd", "lcm", "comb", "perm"})
 _MATH_BOOLS = frozenset({"isnan", "isinf", "isfinite", "isclose"})
@@ -248,6 +249,8 @@ class Rules:
             return self.math(name.rsplit(".", 1)[1], args)
         if name == "cuvil.runtime.checks.index" and args:  # a bounds check (lower/checks.py): its index
             return self.of(args[0])
+        if name.startswith(_HALF):  # widen, narrow, round (runtime/half.py): a half value (or its bits)
+            return Scalar("float16")
         if name.startswith(_VMATH):  # the lowering's vectorizable math (runtime/vmath.py): NumPy's meaning
             base = name[len(_VMATH):].split("_")[0]
             kinds = [self.of(a) for a in args]
@@ -434,8 +437,10 @@ class Types:
     """The types of `fn`'s names (a fixpoint over its bindings) and, on demand, of any expression in it."""
 
     def __init__(self, fn: cst.FunctionDef, params: Mapping[str, Type], globals: Mapping[str, Type],
-                 calls: Calls, helper: HelperTypes | None = None):
-        self.globals, self.calls = globals, calls
+                 calls: Calls, helper: HelperTypes | None = None, compute: str | None = None):
+        """`compute`: the dtype every half-precision *value* is computed in under a precision policy
+        (analysis/precision.py); arrays keep their half storage type."""
+        self.globals, self.calls, self.compute = globals, calls, compute
         self.names: dict[str, Type] = dict(params)
         self.rules = Rules(self, calls, helper or (lambda name, args: UNKNOWN))
         self._memo: dict[int, Type] = {}
@@ -454,7 +459,10 @@ class Types:
     def of(self, node: cst.BaseExpression) -> Type:
         found = self._memo.get(id(node))
         if found is None:
-            found = self._memo[id(node)] = self.rules.expr(node)
+            found = self.rules.expr(node)
+            if self.compute is not None and isinstance(found, Scalar) and found.dtype == "float16":
+                found = Scalar(self.compute)
+            self._memo[id(node)] = found
         return found
 
     def name(self, name: str) -> Type:

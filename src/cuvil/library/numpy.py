@@ -177,6 +177,8 @@ _TABLE: dict[str, Entry] = {
                                                               "sigmoid_f64").split())),
     **_entries("cuvil.runtime.intrinsics.py_pow cuvil.runtime.intrinsics.pow_exponent", raises="opaque"),
     **_entries("cuvil.runtime.checks.index", raises="opaque"),
+    **_entries(" ".join(f"cuvil.runtime.half.{f}" for f in ("f16_to_f32 bf16_to_f32 f16 bf16 round_f16 "
+                                                             "round_bf16").split())),
     **_entries(" ".join(f"cuvil.runtime.pymath.{n}" for n in DOMAINS), raises="domain"),
     **_entries(" ".join(f"cuvil.runtime.pyint.{n}" for n in OVERFLOWS), raises="int"),  # IndexError (lower/checks.py)
     **_entries("cuvil.runtime.inplace.inplace_value", views=(Arg(1),), raises="opaque"),

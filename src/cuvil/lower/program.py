@@ -4,7 +4,8 @@ Runs after the last rewrite of the front end (compiler.py), on every function th
   1. types (analysis/type_rules.py): the entry from its arguments, each helper from the types its call sites
      pass — when they all agree; a helper called with several signatures keeps Numba's own typing;
   2. whole-array code to fused loop nests (lower/arrays.py, fuse.py), typed anew;
-  3. conversions that make Numba compute NumPy's and CPython's dtypes (lower/casts.py);
+  3. conversions that make Numba compute NumPy's and CPython's dtypes (lower/casts.py), and half precision as
+     uint16 storage with float32 values around them (lower/precision.py, analysis/precision.py);
   4. summaries callees first and parallel-loop decisions (cfg/program.py);
   5. a Plan per function (lower/plan.py), which a target prints.
 """
@@ -20,6 +21,7 @@ from collections.abc import Callable, Mapping
 import libcst as cst
 
 from ..analysis import shapes
+from ..analysis.precision import Precision, PrecisionError
 from ..analysis.type_rules import Types
 from ..analysis.types import UNKNOWN, Array, Scalar, Type, of_value
 from ..cfg.build import all_statements
@@ -29,6 +31,7 @@ from ..errors import CuvilTypeError
 from ..normalize.names import Fresh, all_names, assigned_names
 from ..normalize.origins import origin_of
 from ..options import Options
+from . import precision as half
 from .arrays import Lowering
 from .blocks import lower_arrays
 from .casts import Casts
@@ -42,6 +45,7 @@ class Lowered:
     plans: dict[str, Plan]  # by the function's name in the generated module
     loops: list[str]  # per function and range loop: parallel or serial, and why
     writes: tuple[str, ...]  # the entry's parameters it may write into
+    result: str = ""  # the entry's result type where it holds half-precision arrays or values (else "")
 
 
 Stage = Callable[[str], contextlib.AbstractContextManager[None]]
@@ -68,13 +72,24 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
                   as_written: bool = False) -> Lowered:
     """With `as_written` (the dispatcher's fallback when Numba refuses the lowered code), steps 2 and 3 are
     skipped: the NumPy code stays as written, for Numba's own typing."""
-    functions, entry, params, args = dict(program.functions), program.entry, program.params, program.args
+    functions, entry, params = dict(program.functions), program.entry, program.params
     numpy = lambda: intrinsic("numpy", "")  # noqa: E731 (bound on first use)
     signature = shapes.signature_shapes(params, program.shapes)
+    try:
+        precision = Precision.of(options.precision, params, program.args)
+    except PrecisionError as exc:
+        raise CuvilTypeError(str(exc), argument=exc.argument) from None
+    args = tuple(precision.logical(a) for a in program.args)
+    compute = precision.compute
     with stage("analyze"):
-        typed = _types(functions, entry, dict(zip(params, args)), program.globals(), program.values)
-        for name, types in typed.items():
-            _refuse_float16(functions[name], types, program.filenames.get(name))
+        for name, fn in functions.items():
+            calls = Calls(program.globals(), {p.name.value for p in fn.params.params} | assigned_names(fn.body), {})
+            functions[name] = fn.visit(half.Explicit(calls, precision, numpy, intrinsic,  # type: ignore[assignment]
+                                                     program.filenames.get(name)))
+        typed = _types(functions, entry, dict(zip(params, args)), program.globals(), program.values, compute)
+        halves = any(_holds_half(functions[name], types) for name, types in typed.items())
+        if halves:
+            _refuse_untyped(functions, typed, entry, as_written, program.filenames)
     before = {name: all_names(fn) for name, fn in functions.items()}
     with stage("codegen"):
         for name, types in typed.items() if not as_written else ():
@@ -84,7 +99,15 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
             functions[name] = lower_arrays(fn, lowering)
     globals = program.globals()  # with the names the lowering bound
     with stage("analyze"):  # the lowered loops are new code: typed anew
-        typed = _types(functions, entry, dict(zip(params, args)), globals, program.values)
+        typed = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute)
+    if halves:
+        with stage("codegen"):
+            for name, types in typed.items():
+                functions[name] = functions[name].visit(half.Access(  # type: ignore[assignment]
+                    types, precision, intrinsic, program.filenames.get(name)))
+        globals = program.globals()
+        with stage("analyze"):
+            typed = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute)
     with stage("codegen"):
         for name, types in typed.items() if not as_written else ():
             functions[name] = functions[name].visit(Casts(types, numpy, intrinsic, options.fastmath,
@@ -95,38 +118,60 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     checks = [overflow] * (options.overflow == "raise" and cpu) + [BoundsChecks] * options.boundscheck
     for check in checks:  # Python's errors (issue 10), each pass on code typed anew
         with stage("analyze"):
-            checked = _types(functions, entry, dict(zip(params, args)), globals, program.values)
+            checked = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute)
         with stage("codegen"):
             for name, types in checked.items():
                 trusted = all_names(functions[name]) - before[name]  # the lowering's own names
                 functions[name] = functions[name].visit(check(types, intrinsic, trusted))  # type: ignore
         globals = program.globals()
+    result = ""
+    if halves:
+        with stage("analyze"):
+            typed = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute)
+            kind = _returned(functions[entry], typed[entry]) if entry in typed else UNKNOWN
+            result = precision.result(kind)
+        with stage("codegen"):
+            for name, types in typed.items():
+                functions[name] = functions[name].visit(half.Values(  # type: ignore[assignment]
+                    types, precision, numpy, intrinsic, program.filenames.get(name)))
+        globals = program.globals()
     numbers = frozenset(p for p, kind in zip(params, args) if isinstance(kind, Scalar))
     ranks = {p: len(shape) for p, shape in zip(params, program.shapes) if shape is not None}
     with stage("analyze"):
         # Loops are found by node identity: nothing may rewrite a function between here and printing.
-        retyped = _types(functions, entry, dict(zip(params, args)), globals, program.values)
+        retyped = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute)
         numeric = {name: _numbers(types) for name, types in retyped.items()}
         analyses = analyze_program(functions, entry, globals, numbers, ranks, bool(options.parallel), numeric)
         plans = {name: build_plan(name, fn, analyses[name].loops, retyped.get(name), analyses[name].aliases)
                  for name, fn in functions.items()}
     words = [f"{name} {d.describe()}" for name in functions for d in analyses[name].loops]
     writes = tuple(params[k] for k in sorted(analyses[entry].summary.writes))
-    return Lowered(plans, words, writes)
+    return Lowered(plans, words, writes, result)
 
 
-def _refuse_float16(fn: cst.FunctionDef, types: Types, filename: str | None) -> None:
-    """NumPy gives float16 for some operations on small integers (`np.exp(uint8_array)`); Numba's CPU target
-    has no float16. Say so at the line rather than answer in another dtype."""
-    for stmt in all_statements(fn.body):
-        for node in _expressions(stmt):
-            kind = types.of(node)
-            if isinstance(kind, Scalar | Array) and kind.dtype == "float16":
-                line = origin_of(stmt)
-                text = linecache.getline(filename, line) if filename and line else None
-                raise CuvilTypeError("this gives a float16 result (NumPy's type for it), which the CPU target "
-                                     "does not support yet; convert the operand first, e.g. "
-                                     "x.astype(np.float32)", filename, line, text)
+def _holds_half(fn: cst.FunctionDef, types: Types) -> bool:
+    """Whether anything in `fn` is a half-precision array or value (NumPy also makes them from small integers:
+    `np.exp(uint8_array)` is float16)."""
+    if any("float16" in str(t) for t in types.names.values()):
+        return True
+    return any(isinstance(kind, Scalar | Array) and kind.dtype == "float16"
+               for stmt in all_statements(fn.body) for node in _expressions(stmt) for kind in (types.of(node),))
+
+
+def _refuse_untyped(functions: Mapping[str, cst.FunctionDef], typed: Mapping[str, Types], entry: str,
+                    as_written: bool, filenames: Mapping[str, str]) -> None:
+    """Half precision is written out per expression from the types: code without them (a helper called with
+    several signatures, or the NumPy code as written) would read the bits as integers."""
+    missing = [name for name in functions if name not in typed]
+    if as_written or missing:
+        name = missing[0] if missing else entry
+        line = origin_of(functions[name].body.body[0]) if functions[name].body.body else None
+        filename = filenames.get(name)
+        text = linecache.getline(filename, line) if filename and line else None
+        why = f"'{name}' is called with several argument types" if missing else \
+            "Numba refused the lowered code (please report this bug)"
+        raise CuvilTypeError(f"half precision needs every function typed, and {why}; call it with one "
+                             "signature, or convert the halves outside the function", filename, line, text)
 
 
 def _expressions(stmt: cst.BaseStatement) -> list[cst.BaseExpression]:
@@ -152,7 +197,7 @@ def _numbers(types: Types) -> Callable[[cst.BaseExpression], bool]:
 
 
 def _types(functions: Mapping[str, cst.FunctionDef], entry: str, params: dict[str, Type],
-           globals: Mapping[str, Global], values: Mapping[str, Type]) -> dict[str, Types]:
+           globals: Mapping[str, Global], values: Mapping[str, Type], compute: str | None = None) -> dict[str, Types]:
     """Types of the entry and of each helper typed with one signature only (else Numba's typing decides)."""
     signatures: dict[str, set[tuple[Type, ...]]] = {}
     memo: dict[tuple[str, tuple[Type, ...]], Types | None] = {}
@@ -163,7 +208,7 @@ def _types(functions: Mapping[str, cst.FunctionDef], entry: str, params: dict[st
             memo[key] = None  # recursion: the inner call is not typed
             fn = functions[name]
             local = {p.name.value for p in fn.params.params} | assigned_names(fn.body)
-            memo[key] = Types(fn, arguments, values, Calls(globals, local, {}), helper)
+            memo[key] = Types(fn, arguments, values, Calls(globals, local, {}), helper, compute)
         return memo[key]
 
     def helper(name: str, arguments: tuple[Type, ...]) -> Type:

@@ -9,6 +9,7 @@ as in Python; everything else is a `CuvilTypeError` naming the argument, never a
 
 from __future__ import annotations
 
+import ast
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -188,11 +189,18 @@ def refuse_grad_writes(grads: Sequence[tuple[str, str]], written: frozenset[str]
                                "torch.no_grad(), to write into it anyway)")
 
 
-def typed_results(impl: Callable[..., Any], return_type: Any) -> Callable[..., Any]:
+def numba_args(args: Sequence[object]) -> tuple[object, ...]:
+    """The arguments as Numba's entry takes them: a `Half` as its bits."""
+    return tuple(a.bits if isinstance(a, Half) else a for a in args)
+
+
+def typed_results(impl: Callable[..., Any], return_type: Any, halves: str = "") -> Callable[..., Any]:
     """`impl`, returning its scalars as NumPy would: Numba boxes every scalar as a Python int, float or
     complex, which is NumPy's answer only for int64, float64 and complex128 (cuvil.testing's rule). A
-    float32 sum comes back as np.float32, an int32 element as np.int32; other variants pay nothing."""
-    convert = _scalar_types(return_type)
+    float32 sum comes back as np.float32, an int32 element as np.int32; other variants pay nothing.
+    `halves` (analysis/precision.py `Precision.result`) says which results are half precision: their bits
+    come back as float16 arrays, bfloat16 tensors, np.float16 values (a bf16 value: an np.float32)."""
+    convert = _half_results(ast.literal_eval(halves)) if halves else _scalar_types(return_type)
     if convert is None:
         return impl
 
@@ -200,6 +208,26 @@ def typed_results(impl: Callable[..., Any], return_type: Any) -> Callable[..., A
         return convert(impl(*args))
 
     return call
+
+
+def _half_results(kind: Any) -> Callable[[Any], Any]:
+    if isinstance(kind, tuple):
+        parts = [_half_results(k) for k in kind]
+        return lambda r: tuple(p(v) for p, v in zip(parts, r))
+    if kind == "A:float16":
+        return lambda r: r.view(np.float16)
+    if kind == "A:bfloat16":
+        return _bf16_array
+    if kind == "S:float16":
+        return np.float16
+    return np.float32 if kind == "S:bfloat16" else unchanged
+
+
+def _bf16_array(bits: np.ndarray) -> Any:
+    torch = _torch()
+    if torch is None:  # no torch, no bfloat16 type: float32 holds every bf16 value exactly
+        return (bits.astype(np.uint32) << 16).view(np.float32)
+    return torch.from_numpy(bits.view(np.int16)).view(torch.bfloat16)
 
 
 def _scalar_types(t: Any) -> Callable[[Any], Any] | None:
