@@ -42,6 +42,7 @@ __all__ = [
     "explain",
     "fingerprint",
     "jit",
+    "profile",
     "stats",
 ]
 
@@ -87,6 +88,14 @@ def fingerprint(fn: Any, variant: int = -1) -> str:
     from .inspect.fingerprint import fingerprint as _fingerprint
 
     return _fingerprint(fn, variant)
+
+
+def profile(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """Run `fn(*args)`, time it, and report GFLOP/s and GB/s against this machine's measured roofs (issue 17);
+    `repeat=` sets the timed runs. Printable; a roofline chart inline in notebooks (with matplotlib)."""
+    from .inspect.profile import profile as _profile
+
+    return _profile(fn, *args, **kwargs)
 
 
 def stats() -> dict[str, dict[str, Any]]:
