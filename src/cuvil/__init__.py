@@ -25,6 +25,7 @@ from .errors import (
     RecompileWarning,
 )
 from .options import Options, config
+from .precision import bf16, fp16, fp32
 
 __all__ = [
     "CacheWarning",
@@ -37,10 +38,13 @@ __all__ = [
     "PerformanceWarning",
     "PrecisionWarning",
     "RecompileWarning",
+    "bf16",
     "config",
     "diff",
     "explain",
     "fingerprint",
+    "fp16",
+    "fp32",
     "jit",
     "profile",
     "stats",

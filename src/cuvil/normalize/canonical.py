@@ -43,7 +43,16 @@ class CanonicalBlocks(cst.CSTTransformer):
     ) -> cst.BaseSmallStatement:
         if updated.value is None:
             return cst.Pass()
-        return cst.Assign(targets=[cst.AssignTarget(updated.target)], value=updated.value)
+        value = updated.value
+        kind = updated.annotation.annotation
+        name = kind.attr.value if isinstance(kind, cst.Attribute) else kind.value if isinstance(kind, cst.Name) \
+            else None
+        if name in _PRECISIONS:  # `acc: cuvil.fp32 = 0.0` keeps acc in fp32: the cast types it (issue 12)
+            value = cst.Call(kind, [cst.Arg(value)])
+        return cst.Assign(targets=[cst.AssignTarget(updated.target)], value=value)
+
+
+_PRECISIONS = frozenset({"fp16", "bf16", "fp32"})  # cuvil.precision's casts, as annotations
 
 
 def _line(small: cst.BaseSmallStatement, line: int | None) -> cst.SimpleStatementLine:
