@@ -60,6 +60,7 @@ class Dispatcher:
         self._signature = inspect.signature(fn)
         self._defaults = fn.__defaults__
         self._names = list(self._signature.parameters)
+        self._bind = binder(self._signature, fn)
         self._disabled = os.environ.get("CUVIL_DISABLE_JIT", "") not in ("", "0")
         functools.update_wrapper(self, fn)
         if not self._disabled and not cache_markers.was_validated(fn):
@@ -72,6 +73,10 @@ class Dispatcher:
         return f"<cuvil.jit {self.py_func.__qualname__} target={self.options.target}>"
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if kwargs or len(args) != len(self._names):  # Python binds them: a generated `def` (binder below)
+            if self.py_func.__defaults__ is not self._defaults or self._bind is None:
+                return self._call_slow(args, kwargs)
+            args, kwargs = self._bind(*args, **kwargs), {}  # a bad call: Python's own TypeError, by name
         if not kwargs:
             try:
                 for enter in self._entries:
@@ -92,6 +97,7 @@ class Dispatcher:
         if kwargs or len(args) != len(self._names):
             if self.py_func.__defaults__ is not self._defaults:  # Python reads __defaults__ at each call
                 self._signature, self._defaults = inspect.signature(self.py_func), self.py_func.__defaults__
+                self._bind = binder(self._signature, self.py_func)
             bound = self._signature.bind(*args, **kwargs)
             bound.apply_defaults()
             args = tuple(bound.arguments.values())
@@ -248,6 +254,13 @@ class Dispatcher:
         _memory.put(key, compiled)
         return loaded.where, loaded.seconds, compiled
 
+    def submit(self, *args: Any, **kwargs: Any) -> Any:
+        """This call on Cuvil's thread pool (runtime/pool.py): a concurrent.futures.Future of its result, or of
+        the error a direct call raises. Variants release the GIL, so submitted calls run on several cores."""
+        from . import pool
+
+        return pool.submit(self, args, kwargs)
+
     def source(self, stage: str = "kernel") -> str:
         """The text of a stage for the newest variant (before any call: the fully dynamic one), each
         statement marked with its origin line."""
@@ -281,6 +294,28 @@ class Dispatcher:
             [*v.guard.items(), "came in as " + ", ".join(f"{n}={k}" for n, k in zip(self._names, v.kinds))]
             for v in self._variants
         ]
+
+
+def binder(signature: inspect.Signature, fn: types.FunctionType) -> Any:
+    """A function with `signature`'s parameters and defaults that returns its arguments as one tuple: Python's
+    own binding of keywords and defaults (~0.2 µs), where `Signature.bind` costs ~5 µs. None when a parameter
+    is not positional-or-keyword (outside the subset: the slow path binds it)."""
+    params = list(signature.parameters.values())
+    if any(p.kind is not p.POSITIONAL_OR_KEYWORD for p in params):
+        return None
+    env: dict[str, object] = {}
+    text = []
+    for k, p in enumerate(params):  # the parameters' own names: keywords bind to them
+        if p.default is p.empty:
+            text.append(p.name)
+        else:
+            env[f"__default{k}"] = p.default
+            text.append(f"{p.name}=__default{k}")
+    names = ", ".join(p.name for p in params)
+    exec(f"def bind({', '.join(text)}):\n    return ({names}{',' if len(params) == 1 else ''})", env)
+    bind: Any = env["bind"]
+    bind.__name__, bind.__qualname__ = fn.__name__, fn.__qualname__  # Python's TypeError names the function
+    return bind
 
 
 def written_arguments(variant: Variant, names: list[str]) -> frozenset[str]:

@@ -243,9 +243,14 @@ def _compile_entry(guard: Guard, impl: Callable[..., Any]) -> Callable[[tuple[An
         for i, spec in enumerate(guard.args):
             env[f"F{i}"] = spec.fingerprint
         fingerprints = {i: "dfp" if _is_device(s) else "hfp" if _is_half(s) else "fp" for i, s in enumerate(guard.args)}
-        lines.append("        if " + " or ".join(f"{fingerprints[i]}(a{i}) != F{i}" for i in fingerprints)
-                     + ": return MISS")
-        exact = [found for i, spec in enumerate(guard.args) if fingerprints[i] == "fp"
+        classes = {i: c for i, s in enumerate(guard.args) if fingerprints[i] == "fp"
+                   and (c := _scalar_class(s.numba_type, s.kind)) is not None}
+        for i, cls in classes.items():
+            env[f"C{i}"] = cls
+        tested = [f"type(a{i}) is not C{i}" if i in classes else f"{fingerprints[i]}(a{i}) != F{i}"
+                  for i in fingerprints]
+        lines.append("        if " + " or ".join(tested) + ": return MISS")
+        exact = [found for i, spec in enumerate(guard.args) if fingerprints[i] == "fp" and i not in classes
                  for found in _exact(spec.numba_type, f"a{i}", spec.kind)]
         tests = []
         for j, (expr, want) in enumerate(exact):
@@ -269,3 +274,19 @@ def _compile_entry(guard: Guard, impl: Callable[..., Any]) -> Callable[[tuple[An
               "        return MISS", f"    return impl({passed})"]
     exec("\n".join(lines), env)
     return env["enter"]  # type: ignore[return-value]
+
+
+_NUMBER_TYPES = (numba.types.Integer, numba.types.Float, numba.types.Complex)
+
+
+def _scalar_class(numba_type: Any, kind: Type) -> type | None:
+    """The one class a number argument of `numba_type` has, when that class alone fixes Numba's fingerprint:
+    one `type(a) is C` test (~30 ns) then stands for the fingerprint call and the class test after it. A
+    Python int or float is weak (NEP 50), an np.int64 or np.float64 is not, and each is a variant of its own;
+    an int subclass or a bool is another class, so a miss (the slow path refuses or retypes it)."""
+    if not isinstance(numba_type, _NUMBER_TYPES) or not isinstance(kind, Scalar):
+        return None
+    if kind.weak:
+        python = {numba.types.int64: int, numba.types.float64: float, numba.types.complex128: complex}
+        return python.get(numba_type)
+    return np.dtype(as_dtype(numba_type)).type

@@ -1,0 +1,103 @@
+"""Call overhead of a compiled function against numba.njit on the same function (issue 13 §4): three small
+arrays, two scalars, and a keyword argument. Each figure is the median over several runs of the mean time of a
+loop of calls; the ratio is Cuvil's over Numba's in the same run. Writes bench/call_overhead.md (and .json).
+
+    python bench/call_overhead.py [--runs 7] [--calls 20000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+import cuvil
+
+HERE = Path(__file__).resolve().parent
+
+
+def three_arrays(x, y, out):
+    out[0] = x[0] + y[0]
+    return out
+
+
+def two_scalars(a, b):
+    return a * b + 1.0
+
+
+def with_keyword(x, scale=1.0):
+    return x[0] * scale
+
+
+CASES = {
+    "3 arrays": (three_arrays, lambda: (np.ones(4), np.ones(4), np.empty(4)), {}),
+    "2 scalars": (two_scalars, lambda: (2.0, 3.0), {}),
+    "keyword": (with_keyword, lambda: (np.ones(4),), {"scale": 2.0}),
+}
+
+
+def _per_call(fn, args, kwargs, calls: int) -> float:
+    if kwargs:
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn(*args, **kwargs)
+    else:
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn(*args)
+    return (time.perf_counter() - start) / calls
+
+
+def measure(runs: int, calls: int) -> dict[str, dict[str, float]]:
+    results = {}
+    for name, (py, make, kwargs) in CASES.items():
+        args = make()
+        jitted, njitted = cuvil.jit(py), numba.njit(py)
+        jitted(*args, **kwargs), njitted(*args, **kwargs)  # compile both
+        cv, nb = [], []
+        for _ in range(runs):  # interleaved: a loaded machine slows both alike
+            cv.append(_per_call(jitted, args, kwargs, calls))
+            nb.append(_per_call(njitted, args, kwargs, calls))
+        c, n = statistics.median(cv), statistics.median(nb)
+        results[name] = {"cuvil_us": c * 1e6, "numba_us": n * 1e6, "ratio": c / n}
+    return results
+
+
+TARGETS = {"3 arrays": 1.5, "2 scalars": 2.0, "keyword": 2.0}
+
+
+def report(results: dict[str, dict[str, float]], label: str) -> str:
+    lines = [f"### {label}", "", "| case | cuvil µs/call | numba.njit µs/call | ratio | target |", "|---|---|---|---|---|"]
+    for name, r in results.items():
+        met = "met" if r["ratio"] <= TARGETS[name] else "missed"
+        lines.append(f"| {name} | {r['cuvil_us']:.2f} | {r['numba_us']:.2f} | {r['ratio']:.2f}x | "
+                     f"≤ {TARGETS[name]}x ({met}) |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--calls", type=int, default=20000)
+    parser.add_argument("--label", default="this run")
+    parser.add_argument("--save", action="store_true", help="append to bench/call_overhead.json")
+    args = parser.parse_args()
+    results = measure(args.runs, args.calls)
+    text = report(results, f"{args.label} (numba {numba.__version__}, python {platform.python_version()}, "
+                           f"medians of {args.runs} runs of {args.calls} calls)")
+    print(text)
+    if args.save:
+        path = HERE / "call_overhead.json"
+        saved = json.loads(path.read_text()) if path.exists() else []
+        saved.append({"label": args.label, "results": results})
+        path.write_text(json.dumps(saved, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
