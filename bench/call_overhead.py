@@ -73,7 +73,8 @@ TARGETS = {"3 arrays": 1.5, "2 scalars": 2.0, "keyword": 2.0}
 
 
 def report(results: dict[str, dict[str, float]], label: str) -> str:
-    lines = [f"### {label}", "", "| case | cuvil µs/call | numba.njit µs/call | ratio | target |", "|---|---|---|---|---|"]
+    lines = [f"### {label}", "", "| case | cuvil µs/call | numba.njit µs/call | ratio | target |",
+             "|---|---|---|---|---|"]
     for name, r in results.items():
         met = "met" if r["ratio"] <= TARGETS[name] else "missed"
         lines.append(f"| {name} | {r['cuvil_us']:.2f} | {r['numba_us']:.2f} | {r['ratio']:.2f}x | "
