@@ -61,6 +61,8 @@ _LIKE = library.named("like")
 _VIEWS = library.named("view") | {"flatten", "copy", "conj", "conjugate"}
 _VMATH = "cuvil.runtime.vmath."
 _HALF = "cuvil.runtime.half."
+_ELEMENTWISE = "cuvil.runtime.elementwise."  # NumPy's ufuncs on scalars, by other names (lower/casts.py)
+_ELEMENTWISE_UFUNCS = frozenset({"true_divide", "floor_divide", "remainder", "power"})
 _POWERS = frozenset({"cuvil.runtime.intrinsics.py_pow", "cuvil.runtime.elementwise.power"})
 _MATH_INTS = frozenset({"floor", "ceil", "trunc", "isqrt", "factorial", "gcd", "lcm", "comb", "perm"})
 _MATH_BOOLS = frozenset({"isnan", "isinf", "isfinite", "isclose"})
@@ -249,6 +251,8 @@ class Rules:
             return self.math(name.rsplit(".", 1)[1], args)
         if name == "cuvil.runtime.checks.index" and args:  # a bounds check (lower/checks.py): its index
             return self.of(args[0])
+        if name.startswith(_ELEMENTWISE) and name[len(_ELEMENTWISE):] in _ELEMENTWISE_UFUNCS:  # Casts' calls
+            return ufunc_result(name[len(_ELEMENTWISE):], [self.of(a) for a in args])
         if name.startswith(_HALF):  # widen, narrow, round (runtime/half.py): a half value (or its bits)
             return Scalar("float16")
         if name.startswith(_VMATH):  # the lowering's vectorizable math (runtime/vmath.py): NumPy's meaning

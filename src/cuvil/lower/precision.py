@@ -44,7 +44,8 @@ _AUG: dict[type, type[cst.BaseBinaryOp]] = {
 # and passing it on. Anything else is refused.
 _ARRAY_ATTRS = frozenset({"shape", "size", "ndim", "T", "nbytes", "itemsize", "strides"})
 _ARRAY_METHODS = frozenset({"copy", "reshape", "ravel", "transpose", "flatten", "squeeze", "swapaxes"})
-_ARRAY_CALLS = frozenset({"len", "numpy.empty_like", "numpy.zeros_like", "numpy.full_like", "numpy.shape",
+_ARRAY_CALLS = frozenset({"len", "numpy.empty_like", "numpy.zeros_like", "numpy.full_like", "numpy.ones_like",
+                          "numpy.shape",
                           "numpy.copy", "numpy.ascontiguousarray", "numpy.ravel", "numpy.transpose",
                           "cuvil.runtime.pages.advise"})
 _RUNTIME = {"float16": "f16", "bfloat16": "bf16"}  # runtime/half.py's names

@@ -113,7 +113,7 @@ class Dispatcher:
                 if result is not MISS:
                     return back(result)
             kinds = tuple(adapters.kind(a) for a in given)  # recorded for explain: only when compiling
-            return back(self._compile(args, kinds, target).impl(*args))
+            return back(self._compile(args, kinds, target).impl(*adapters.numba_args(args)))
         except NumbaError as exc:
             raise self._error(exc, args) from None
         except NotImplementedError as exc:
@@ -131,7 +131,7 @@ class Dispatcher:
         if variant is None:
             variant = self._compile(args, tuple(adapters.kind(a) for a in given), self._target(given))
         adapters.refuse_grad_writes(grads, written_arguments(variant, self._names), self.py_func.__qualname__)
-        return variant.impl(*args)
+        return variant.impl(*adapters.numba_args(args))
 
     def _runtime_error(self, exc: NotImplementedError, args: tuple[Any, ...]) -> Exception:
         """Numba's compiled code raised NotImplementedError (the program cannot: `raise` is outside the
@@ -234,7 +234,8 @@ class Dispatcher:
             return cuda_call.entry(numba_dispatcher, self._names, meta.writes, meta.line_map), meta, source, where
         backend = time.perf_counter()
         impl = numba_dispatcher.compile(numba_types)
-        impl = adapters.typed_results(impl, numba_dispatcher.overloads[numba_types].signature.return_type)
+        impl = adapters.typed_results(impl, numba_dispatcher.overloads[numba_types].signature.return_type,
+                                      numba_dispatcher.py_func.__globals__.get("CUVIL_HALVES", ""))
         seconds["backend"] = time.perf_counter() - backend
         return impl, meta, source, where
 
