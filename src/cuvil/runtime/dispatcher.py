@@ -262,13 +262,6 @@ class Dispatcher:
 
         return pool.submit(self, args, kwargs)
 
-    def submit(self, *args: Any, **kwargs: Any) -> Any:
-        """This call on Cuvil's thread pool (runtime/pool.py): a concurrent.futures.Future of its result, or of
-        the error a direct call raises. Variants release the GIL, so submitted calls run on several cores."""
-        from . import pool
-
-        return pool.submit(self, args, kwargs)
-
     def source(self, stage: str = "kernel") -> str:
         """The text of a stage for the newest variant (before any call: the fully dynamic one), each
         statement marked with its origin line."""
