@@ -12,7 +12,7 @@ CONSTRAINTS = ("-c", "constraints/tests.txt")
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    session.install("-e", ".[dev,torch,cuda,plot]", *CONSTRAINTS)
+    session.install("-e", ".[dev,torch,cuda,plot,dask]", *CONSTRAINTS)
     cache = session.create_tmp() + "/cuvil-cache"
     session.run("rm", "-rf", cache, external=True)
     session.run(
