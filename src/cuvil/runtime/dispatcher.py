@@ -72,6 +72,12 @@ class Dispatcher:
     def __repr__(self) -> str:
         return f"<cuvil.jit {self.py_func.__qualname__} target={self.options.target}>"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Sent to another process (a Dask worker): by reference or by value, cuvil/distributed.py says when."""
+        from ..distributed import reduce
+
+        return reduce(self)
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if kwargs or len(args) != len(self._names):  # Python binds them: a generated `def` (binder below)
             if self.py_func.__defaults__ is not self._defaults or self._bind is None:
