@@ -40,7 +40,9 @@ def chart(points: Sequence[tuple[str, float, float]], roof: tuple[float, float],
     ax.set_xlabel("arithmetic intensity (FLOP/byte)")
     ax.set_ylabel("GFLOP/s")
     ax.set_title(title, fontsize=10)
-    if finite:
+    if len(finite) > 4:  # many kernels: the legend beside the chart, not over its points
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0))
+    elif finite:
         ax.legend(fontsize=7, loc="lower right")
     ax.grid(True, which="both", linewidth=0.3)
     buffer = io.BytesIO()
