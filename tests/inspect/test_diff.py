@@ -8,7 +8,7 @@ import pytest
 import cuvil
 from cuvil.cli import main
 from cuvil.inspect.diff import describe, diff, sweep
-from cuvil.inspect.variants import plans_of, variant_for
+from cuvil.inspect.variants import plans_for, plans_of, variant_for
 from tests.helpers import define
 
 ROWS = """
@@ -102,3 +102,23 @@ def test_cli_diff_refuses_bad_specs(tmp_path, capsys, argv, message):
     path.write_text(ROWS)
     assert main(["diff", f"{path}:rows", *argv]) == 2
     assert capsys.readouterr().err.strip() == message
+
+
+def test_diff_words_name_a_temporary_that_was_fused():
+    """`t` used only elementwise is fused into the loop that reads it; returned too, it must be stored."""
+    fused = cuvil.jit(define("""
+    import numpy as np
+
+    def f(x):
+        t = x * 2.0
+        return t + 1.0
+    """))
+    kept = cuvil.jit(define("""
+    import numpy as np
+
+    def f(x):
+        t = x * 2.0
+        return t + 1.0, t
+    """))
+    args = (np.ones(8),)
+    assert describe(plans_for(kept, args), plans_for(fused, args))[0] == "region at L4 fused: 1 → 0 allocation(s)"

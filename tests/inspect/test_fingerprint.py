@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import keyword
 import os
 import subprocess
 import sys
@@ -9,9 +10,12 @@ import textwrap
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cuvil
-from cuvil.inspect.variants import variant_for
+from cuvil.inspect.structure import structure
+from cuvil.inspect.variants import plans_for, variant_for
 from tests.helpers import define
 
 SCALE = """
@@ -108,3 +112,26 @@ def test_fingerprint_is_equal_in_two_fresh_processes(tmp_path):
         outputs.append(out.strip())
     assert len(outputs[0]) == 16
     assert outputs[0] == outputs[1]
+
+
+NAMES = st.from_regex(r"[a-z][a-z0-9]{0,6}", fullmatch=True).filter(
+    lambda n: not keyword.iskeyword(n) and n not in {"np", "range", "len", "max", "min", "float", "int"})
+
+
+@settings(max_examples=10)
+@given(st.lists(NAMES, min_size=4, max_size=4, unique=True), st.integers(0, 3))
+def test_structure_is_the_same_under_any_names_and_blank_lines(names, blank):
+    """Property: renaming parameters and locals and shifting lines leaves the structure (so the fingerprint)
+    as it was; compared without compiling (every dim dynamic)."""
+    x, out, i, v = names
+    renamed = "\n" * blank + f"""
+def other({x}, {out}):
+    for {i} in range({x}.shape[0]):
+        {v} = {x}[{i}] * 2.0
+        {out}[{i}] = {v} + 1.0
+    return {out}
+"""
+    base = SCALE.replace("out[i] = 2.0 * x[i] + 1.0", "v = x[i] * 2.0\n        out[i] = v + 1.0")
+    args = (np.ones(5), np.ones(5))
+    assert structure(plans_for(cuvil.jit(define(renamed)), args)) == \
+        structure(plans_for(cuvil.jit(define(base)), args))
