@@ -16,6 +16,7 @@ import statistics
 import time
 from typing import Any
 
+from ..errors import CuvilError
 from ..lower.plan import ParallelNest
 from .cost import Cost, cost_of
 from .peaks import Peaks, peaks
@@ -150,6 +151,9 @@ def profile(fn: Any, *args: Any, repeat: int = 5, **kwargs: Any) -> Profile:
         args = tuple(bound.arguments.values())
     number = variant_for(fn, tuple(args)).number
     vp = plans_of(fn, number)
+    if vp.target != "cpu":  # its roofs are a GPU's, its kernels timed by CUDA events: not measured yet
+        raise CuvilError(f"cuvil.profile measures CPU variants only; variant #{number} of "
+                         f"{fn.py_func.__qualname__} runs on {vp.target}")
     found = cost_of(vp)
     params = dict(zip(vp.params, args))
     symbols = set().union(*(r.flops.symbols | r.read.symbols | r.written.symbols for r in found.regions))
