@@ -4,35 +4,86 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import inspect
 import shutil
 import sys
+import traceback
 from pathlib import Path
+from typing import Any
 
 
 def _demo(args: argparse.Namespace) -> int:
     from . import demo
 
     print("Cuvil demo: plain Python loops, compiled by @cuvil.jit, timed against CPython and NumPy.")
-    print("(medians of several runs; CPython runs on a smaller input and is scaled up)\n")
-    print(demo.run(scale=args.scale, repeat=args.repeat))
+    print("(medians of several runs at the sizes shown; CPython runs on a smaller input and is scaled up;")
+    print(" each kernel's first call, which compiles or loads it from the cache, is not in its time)\n")
+    print(demo.run(scale=args.scale, repeat=args.repeat, only=tuple(args.only)))
     return 0
 
 
 def _inspect(args: argparse.Namespace) -> int:
-    path, _, name = args.target.partition(":")
-    spec = importlib.util.spec_from_file_location(Path(path).stem, path)
-    if spec is None or spec.loader is None or not name:
-        print(f"cuvil inspect: expected FILE.py:FUNCTION, got {args.target!r}", file=sys.stderr)
+    from .errors import CuvilError
+
+    try:
+        fn = load_function(args.target, "inspect")
+        import cuvil
+
+        jitted = fn if getattr(fn, "__cuvil_jit__", False) else cuvil.jit(fn)
+        print(jitted.source(args.stage))
+    except TargetError as exc:
+        print(exc, file=sys.stderr)
         return 2
+    except CuvilError as exc:  # the user's code, at the user's line: the message is the whole story
+        print(f"cuvil {args.command}: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+class TargetError(Exception):
+    """FILE.py:FUNCTION names nothing that can be loaded: said in one line (or the file's own traceback, when
+    running it raised), never a traceback through Cuvil or importlib."""
+
+
+def load_function(target: str, command: str) -> Any:
+    """The object FILE.py:FUNCTION names, the file run as a module with its folder first on sys.path (as
+    `python FILE.py` would put it, so the file's own imports of its neighbours work)."""
+    from .errors import CuvilError
+
+    path, _, name = target.rpartition(":")
+    if not path or not name.isidentifier():
+        raise TargetError(f"cuvil {command}: expected FILE.py:FUNCTION, got {target!r}")
+    file = Path(path)
+    if not file.is_file():
+        raise TargetError(f"cuvil {command}: no such file: {path}")
+    spec = importlib.util.spec_from_file_location(file.stem, file)
+    if spec is None or spec.loader is None:
+        raise TargetError(f"cuvil {command}: {path} is not a Python file")
+    folder = str(file.resolve().parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    import cuvil
-
-    fn = getattr(module, name)
-    jitted = fn if getattr(fn, "__cuvil_jit__", False) else cuvil.jit(fn)
-    print(jitted.source(args.stage))
-    return 0
+    try:
+        spec.loader.exec_module(module)
+    except CuvilError:
+        raise
+    except SyntaxError as exc:
+        raise TargetError(f"cuvil {command}: {path}:{exc.lineno}: {exc.msg}") from None
+    except Exception as exc:  # the file's own error: its traceback, without the import machinery's frames
+        shown = traceback.TracebackException.from_exception(exc)
+        shown.stack = traceback.StackSummary.from_list(
+            [f for f in shown.stack if f.filename != __file__ and not f.filename.startswith("<frozen")])
+        raise TargetError(f"cuvil {command}: running {path} failed:\n" + "".join(shown.format()).rstrip()) from None
+    fn = getattr(module, name, None)
+    if fn is None:
+        defined = sorted(k for k, v in vars(module).items()
+                         if callable(v) and getattr(v, "__module__", None) == spec.name)
+        known = f" (it defines: {', '.join(defined)})" if defined else ""
+        raise TargetError(f"cuvil {command}: {path} has no function {name!r}{known}")
+    if not (inspect.isfunction(fn) or getattr(fn, "__cuvil_jit__", False)):
+        raise TargetError(f"cuvil {command}: {path}:{name} is not a function ({type(fn).__name__})")
+    return fn
 
 
 def _diff(args: argparse.Namespace) -> int:
@@ -80,10 +131,12 @@ def main(argv: list[str] | None = None) -> int:
     demo = sub.add_parser("demo", help="time built-in kernels against Python and NumPy")
     demo.add_argument("--scale", type=float, default=1.0, help="problem size factor")
     demo.add_argument("--repeat", type=int, default=5)
+    demo.add_argument("--only", nargs="+", default=[], metavar="KERNEL",
+                      help="run only these kernels (saxpy, pairwise, escape, stencil)")
     demo.set_defaults(run=_demo)
     insp = sub.add_parser("inspect", help="print a stage of a function: FILE.py:FUNCTION")
     insp.add_argument("target")
-    insp.add_argument("--stage", default="kernel", choices=("normalized", "cfg", "kernel"))
+    insp.add_argument("--stage", default="kernel", choices=("normalized", "cfg", "plan", "kernel"))
     insp.set_defaults(run=_inspect)
     diff = sub.add_parser("diff", help="how two variants of FILE.py:FUNCTION differ, or a batch-size sweep")
     diff.add_argument("target")

@@ -3,11 +3,13 @@ against the NumPy way of writing them. Medians of several runs; Python runs on a
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -86,26 +88,53 @@ def stencil_numpy(u, steps, tmp):
     return u
 
 
-def _cases(scale: float) -> list[tuple[str, Callable, Callable, Callable[[float], tuple], float]]:
-    """(name, loop form, NumPy form, make args for a fraction of the full size, Python's fraction)."""
+@dataclasses.dataclass(frozen=True)
+class Case:
+    """A kernel at one size: `make(n)` builds its arguments for size n, `work(n)` is proportional to its cost,
+    `label(n)` names that size. Python runs at `python_n` (≤ n, for time) and its time is scaled by work."""
+
+    name: str
+    loop: Callable[..., Any]
+    vectorized: Callable[..., Any]
+    make: Callable[[int], tuple[Any, ...]]
+    work: Callable[[int], float]
+    label: Callable[[int], str]
+    n: int
+    python_n: int
+
+
+def _count(n: int) -> str:
+    """2000000 -> '2M', 20000 -> '20k': sizes as run, short."""
+    for unit, size in (("M", 1_000_000), ("k", 1_000)):
+        if n >= size:
+            return f"{n / size:.3g}{unit}"
+    return str(n)
+
+
+def _cases(scale: float) -> list[Case]:
+    """The kernels at `scale` times their full size; each at least a size its loops do real work on."""
     rng = np.random.default_rng(0)
-    n = int(2_000_000 * scale)
-    m = int(600 * scale)
-    w = int(400 * scale)
-    u = int(200_000 * scale)
+
+    def sized(full: int, least: int, python_fraction: float, python_least: int) -> tuple[int, int]:
+        n = max(least, int(full * scale))
+        return n, min(n, max(python_least, int(n * python_fraction)))
+
+    saxpy_n, stencil_n = sized(2_000_000, 1000, 0.01, 1000), sized(200_000, 1000, 0.01, 1000)
+    points, width = sized(600, 20, 0.1, 20), sized(400, 20, 0.1, 20)
     return [
-        ("saxpy 2M f64", saxpy, saxpy_numpy,
-         lambda f: (2.0, rng.random(int(n * f)), rng.random(int(n * f)), np.empty(int(n * f))), 0.01),
-        ("pairwise 600x3", pairwise, pairwise_numpy,
-         lambda f: (rng.random((int(m * f), 3)), np.empty((int(m * f), int(m * f)))), 0.1),
-        ("escape time 400x300", escape_time, escape_time_numpy,
-         lambda f: (int(w * f), int(w * 0.75 * f), 100, np.empty((int(w * 0.75 * f), int(w * f)), np.int64)), 0.1),
-        ("stencil 200k x20", stencil, stencil_numpy,
-         lambda f: (rng.random(int(u * f)), 20, np.empty(int(u * f))), 0.01),
+        Case("saxpy", saxpy, saxpy_numpy, lambda n: (2.0, rng.random(n), rng.random(n), np.empty(n)),
+             float, lambda n: f"{_count(n)} f64", *saxpy_n),
+        Case("pairwise", pairwise, pairwise_numpy, lambda n: (rng.random((n, 3)), np.empty((n, n))),
+             lambda n: float(n * n), lambda n: f"{n}x3", *points),
+        Case("escape time", escape_time, escape_time_numpy,
+             lambda n: (n, n * 3 // 4, 100, np.empty((n * 3 // 4, n), np.int64)),
+             lambda n: float(n * (n * 3 // 4)), lambda n: f"{n}x{n * 3 // 4}", *width),
+        Case("stencil", stencil, stencil_numpy, lambda n: (rng.random(n), 20, np.empty(n)),
+             float, lambda n: f"{_count(n)} x20", *stencil_n),
     ]
 
 
-def _median_seconds(fn: Callable, make: Callable[[], tuple], repeat: int) -> float:
+def _median_seconds(fn: Callable[..., Any], make: Callable[[], tuple[Any, ...]], repeat: int) -> float:
     times = []
     for _ in range(repeat):
         args = make()
@@ -115,22 +144,55 @@ def _median_seconds(fn: Callable, make: Callable[[], tuple], repeat: int) -> flo
     return statistics.median(times)
 
 
-def run(scale: float = 1.0, repeat: int = 5) -> str:
+@dataclasses.dataclass(frozen=True)
+class Measured:
+    label: str  # the kernel and the size it ran at
+    python_s: float  # scaled from python_n to the label's size
+    numpy_s: float
+    cuvil_s: float
+    first_call_s: float  # compile (or cache load) and one run
+    compiles: int  # all of the kernel's compiles, the first call's included
+    compiles_while_timed: int  # 0 unless a guard missed during timing (then the kernel was timed again)
+
+
+def measure(case: Case, repeat: int) -> Measured:
+    """One row. The compiled kernel's first call is on arguments of the timed size (a first call on a smaller
+    input may choose a variant the timed size misses: its compile would land in the timed calls)."""
     import cuvil
 
-    rows = [("kernel", "python", "numpy", "cuvil", "vs python", "vs numpy", "compile")]
-    for name, loop, vectorized, make, fraction in _cases(scale):
-        jitted = cuvil.jit(loop)
-        start = time.perf_counter()
-        jitted(*make(0.05))
-        compile_s = time.perf_counter() - start
-        work = fraction ** (2 if name.startswith(("pairwise", "escape")) else 1)
-        small, full = functools.partial(make, fraction), functools.partial(make, 1.0)
-        py = _median_seconds(loop, small, max(1, repeat // 2)) / work
-        npy = _median_seconds(vectorized, full, repeat)
+    jitted = cuvil.jit(case.loop)
+    full = functools.partial(case.make, case.n)
+    start = time.perf_counter()
+    jitted(*full())
+    first_s = time.perf_counter() - start
+    warm = len(jitted.compile_events)
+    py = _median_seconds(case.loop, functools.partial(case.make, case.python_n), max(1, repeat // 2))
+    py *= case.work(case.n) / case.work(case.python_n)
+    npy = _median_seconds(case.vectorized, full, repeat)
+    cv = _median_seconds(jitted, full, repeat)
+    timed = len(jitted.compile_events) - warm
+    if timed:  # the variants are warm now: a median without the compile
         cv = _median_seconds(jitted, full, repeat)
-        rows.append((name, f"{py * 1e3:.1f} ms", f"{npy * 1e3:.1f} ms", f"{cv * 1e3:.2f} ms",
-                     f"{py / cv:.0f}x", f"{npy / cv:.1f}x", f"{compile_s:.2f} s"))
+    return Measured(f"{case.name} {case.label(case.n)}", py, npy, cv, first_s, len(jitted.compile_events), timed)
+
+
+def _time(seconds: float) -> str:
+    return f"{seconds * 1e3:.3g} ms" if seconds >= 1e-3 else f"{seconds * 1e6:.3g} us"
+
+
+def _ratio(x: float) -> str:
+    return f"{x:.0f}x" if x >= 10 else f"{x:.2g}x"
+
+
+def run(scale: float = 1.0, repeat: int = 5, only: tuple[str, ...] = ()) -> str:
+    """The table `cuvil demo` prints; `only`: the kernels whose names start with one of these."""
+    rows = [("kernel", "python", "numpy", "cuvil", "vs python", "vs numpy", "first call")]
+    for case in _cases(scale):
+        if only and not case.name.startswith(only):
+            continue
+        m = measure(case, repeat)
+        rows.append((m.label, _time(m.python_s), _time(m.numpy_s), _time(m.cuvil_s), _ratio(m.python_s / m.cuvil_s),
+                     _ratio(m.numpy_s / m.cuvil_s), f"{m.first_call_s:.2f} s"))
     widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
     lines = ["  ".join(v.rjust(w) if k else v.ljust(w) for k, (v, w) in enumerate(zip(r, widths))) for r in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
