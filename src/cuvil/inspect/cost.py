@@ -30,6 +30,7 @@ import numpy as np
 from ..analysis.types import Array, Scalar
 from ..lower.plan import Alloc, Control, ParallelNest, Plan, Serial
 from ..normalize.origins import origin_of
+from .extents import Extents, all_nodes, callee
 from .symbolic import Poly
 from .variants import VariantPlans, plans_of
 
@@ -112,11 +113,10 @@ class _Walk:
         self.exact = self.exact and other.exact
 
 
-class _Model:
+class _Model(Extents):
     def __init__(self, plan: Plan, vp: VariantPlans):
-        self.arrays: dict[str, tuple[int, list[Poly]]] = {}  # name → (itemsize, dims)
+        super().__init__()
         self.data: set[str] = set()
-        self.env: dict[str, Any] = {}
         self.aliases: dict[str, set[str]] = {}
         for name, kind, shape in zip(vp.params, vp.args, vp.shapes):
             if isinstance(kind, Array):
@@ -130,7 +130,7 @@ class _Model:
     def scan(self, plan: Plan) -> None:
         """Bindings of the function: each name assigned once (its value), data names (a fixpoint), aliases."""
         assigned: dict[str, list[cst.BaseExpression]] = {}
-        for node in _all(plan.function.body):
+        for node in all_nodes(plan.function.body):
             if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
                 assigned.setdefault(node.targets[0].target.value, []).append(node.value)
             elif isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
@@ -142,7 +142,7 @@ class _Model:
                                             self.shape(cst.parse_expression(region.shape)))
                 self.env[region.name] = kind
         for name, values in assigned.items():
-            self.aliases[name] = {n.value for v in values for n in _all(v) if isinstance(n, cst.Name)}
+            self.aliases[name] = {n.value for v in values for n in all_nodes(v) if isinstance(n, cst.Name)}
             if len(values) == 1 and name not in self.arrays:
                 self.env[name] = self.value(values[0])
         changed = True
@@ -152,85 +152,6 @@ class _Model:
                 if name not in self.data and name not in self.arrays and any(self.is_data(v) for v in values):
                     self.data.add(name)
                     changed = True
-
-    # --- values of index expressions -------------------------------------------------------------------------
-
-    def value(self, node: cst.BaseExpression) -> Any:
-        """A Poly, a list of Polys (a shape or tuple), or None."""
-        if isinstance(node, cst.Integer):
-            return Poly.const(int(node.value.replace("_", ""), 0))
-        if isinstance(node, cst.Name):
-            if node.value in self.arrays:  # `len(x)`: its first dim
-                return list(self.arrays[node.value][1])
-            found = self.env.get(node.value)
-            return found if isinstance(found, Poly | list) else Poly.symbol(node.value)
-        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.attr.value == "shape" \
-                and node.value.value in self.arrays:
-            return list(self.arrays[node.value.value][1])
-        if isinstance(node, cst.Tuple):
-            items = [self.value(e.value) for e in node.elements]
-            return [Poly.symbol(_code.code_for_node(e.value)) if v is None else v
-                    for v, e in zip(items, node.elements)]
-        if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
-            seq, k = self.value(node.value), self.value(node.slice[0].slice.value)
-            constant = k.constant() if isinstance(k, Poly) else None
-            if isinstance(seq, list) and constant is not None:
-                index = int(constant)
-                if -len(seq) <= index < len(seq):
-                    return seq[index]
-        if isinstance(node, cst.BinaryOperation):
-            left, right = self.value(node.left), self.value(node.right)
-            if isinstance(left, Poly) and isinstance(right, Poly):
-                if isinstance(node.operator, cst.Add):
-                    return left + right
-                if isinstance(node.operator, cst.Subtract):
-                    return left - right
-                if isinstance(node.operator, cst.Multiply):
-                    return left * right
-        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-            inner = self.value(node.expression)
-            return -inner if isinstance(inner, Poly) else None
-        if isinstance(node, cst.Call):
-            return self.call_value(node)
-        return Poly.symbol(_code.code_for_node(node))
-
-    def call_value(self, node: cst.Call) -> Any:
-        name, args = _callee(node), [self.value(a.value) for a in node.args]
-        if name == "len" and args:
-            if isinstance(args[0], list):
-                return args[0][0] if args[0] else Poly()
-            return self.trips(node.args[0].value)
-        if name == "range" and args:
-            return self.trips(node)
-        if name in ("min", "max") and args and all(isinstance(a, Poly) for a in args):
-            unique = sorted(set(args), key=str)
-            consts = [c for c in (a.constant() for a in unique) if c is not None]
-            if len(consts) == len(unique):
-                return Poly.const((min if name == "min" else max)(consts))
-            return _extremum(name, unique)
-        if name == "broadcast_shape" and len(args) == 1 and isinstance(args[0], list):
-            return _broadcast(self.value(node.args[0].value))
-        return Poly.symbol(_code.code_for_node(node))
-
-    def poly(self, node: cst.BaseExpression) -> Poly:
-        found = self.value(node)
-        return found if isinstance(found, Poly) else Poly.symbol(_code.code_for_node(node))
-
-    def shape(self, node: cst.BaseExpression) -> list[Poly]:
-        found = self.value(node)
-        return found if isinstance(found, list) else [self.poly(node)]
-
-    def trips(self, node: cst.BaseExpression) -> Poly | None:
-        """The trip count of a `range(...)` (or `numba.prange`) call, None for anything else."""
-        if not isinstance(node, cst.Call) or _callee(node) not in ("range", "prange") or not 1 <= len(node.args) <= 3:
-            return None
-        args = [self.poly(a.value) for a in node.args]
-        start, stop = (Poly(), args[0]) if len(args) == 1 else (args[0], args[1])
-        step = args[2].constant() if len(args) == 3 else Fraction(1)
-        if step is None or step == 0:
-            return None
-        return (stop - start) * Poly.const(Fraction(1) / step) if step > 0 else (start - stop) * Poly.const(
-            Fraction(-1) / step)
 
     # --- data and FLOPs ---------------------------------------------------------------------------------------
 
@@ -246,7 +167,7 @@ class _Model:
         if isinstance(node, cst.UnaryOperation):
             return self.is_data(node.expression)
         if isinstance(node, cst.Call):
-            return _callee(node) not in ("len", "range", "index", "broadcast_shape") and \
+            return callee(node) not in ("len", "range", "index", "broadcast_shape") and \
                 any(self.is_data(a.value) for a in node.args)
         if isinstance(node, cst.IfExp):
             return self.is_data(node.body) or self.is_data(node.orelse)
@@ -257,12 +178,12 @@ class _Model:
     def ops(self, node: cst.CSTNode) -> int:
         """FLOPs of one evaluation of an expression or simple statement."""
         count = 0
-        for child in _all(node):
+        for child in all_nodes(node):
             if isinstance(child, cst.BinaryOperation) and isinstance(child.operator, ARITHMETIC):
                 count += self.is_data(child)
             elif isinstance(child, cst.AugAssign) and isinstance(child.operator, _AUGMENTED):
                 count += self.is_data(child.target) or self.is_data(child.value)
-            elif isinstance(child, cst.Call) and _math(_callee(child)):
+            elif isinstance(child, cst.Call) and _math(callee(child)):
                 count += any(self.is_data(a.value) for a in child.args)
             elif isinstance(child, cst.Comparison):
                 count += sum(self.is_data(child.left) or self.is_data(t.comparator) for t in child.comparisons)
@@ -322,9 +243,9 @@ class _Model:
         writes = {id(t.target) for s in stmt.body if isinstance(s, cst.Assign) for t in s.targets} | \
                  {id(s.target) for s in stmt.body if isinstance(s, cst.AugAssign)}
         augmented = {id(s.target) for s in stmt.body if isinstance(s, cst.AugAssign)}
-        for node in _all(stmt):
+        for node in all_nodes(stmt):
             if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value in self.arrays:
-                names = {n.value for e in node.slice for n in _all(e) if isinstance(n, cst.Name)}
+                names = {n.value for e in node.slice for n in all_nodes(e) if isinstance(n, cst.Name)}
                 indices = frozenset(self.closure(names))
                 for write in ([True, False] if id(node) in augmented else [id(node) in writes]):
                     out.append(_Access(node.value.value, Poly.const(1), write, indices))
@@ -392,31 +313,14 @@ _AUGMENTED = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideA
               cst.ModuloAssign, cst.PowerAssign)
 
 
-def _callee(node: cst.Call) -> str:
-    func = node.func
-    return func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else ""
-
-
 def _math(name: str) -> bool:
     """A math function, by its name in the generated module (`exp_1`, `tanh_f32` are imports renamed)."""
     base = re.sub(r"_f(16|32|64)$", "", re.sub(r"_\d+$", "", name))
     return base in MATH
 
 
-def _all(node: cst.CSTNode) -> list[cst.CSTNode]:
-    found: list[cst.CSTNode] = []
-
-    class Collect(cst.CSTVisitor):
-        def on_visit(self, child: cst.CSTNode) -> bool:
-            found.append(child)
-            return True
-
-    node.visit(Collect())
-    return found
-
-
 def _holds_loop(body: Sequence[cst.CSTNode]) -> bool:
-    return any(isinstance(n, cst.For | cst.While) for stmt in body for n in _all(stmt))
+    return any(isinstance(n, cst.For | cst.While) for stmt in body for n in all_nodes(stmt))
 
 
 def _product(dims: Sequence[Poly]) -> Poly:
@@ -431,38 +335,3 @@ def _size(p: Poly) -> tuple[int, float]:
     return max((len(m) for m in p.terms), default=0), p.evaluate(dict.fromkeys(p.symbols, 2.0 ** 20))
 
 
-def _broadcast(shapes: Any) -> Any:
-    if not isinstance(shapes, list) or not all(isinstance(s, list) for s in shapes):
-        return None
-    rank = max(len(s) for s in shapes)
-    out = []
-    for k in range(rank):
-        dims = {d for s in shapes if (j := k - rank + len(s)) >= 0 for d in [s[j]] if d != Poly.const(1)}
-        ordered = sorted(dims, key=str)
-        out.append(Poly.const(1) if not ordered else _extremum("max", ordered))
-    return out
-
-
-def _extremum(name: str, polys: Sequence[Poly]) -> Poly:
-    """`max(a, b, …)` as one symbol, nested ones flattened and repeats dropped (`max(max(a, b), a)` is
-    `max(a, b)`): broadcasting three arrays of one length gives the max of their lengths, not a tower."""
-    members: set[str] = set()
-    for p in polys:
-        (only,) = p.symbols if len(p.terms) == 1 and p.terms.get(tuple(p.symbols)) == 1 and len(p.symbols) == 1 \
-            else (None,)
-        if only is not None and only.startswith(f"{name}(") and only.endswith(")"):
-            members |= set(_split_arguments(only[len(name) + 1:-1]))
-        else:
-            members.add(str(p))
-    ordered = sorted(members)
-    return Poly.symbol(ordered[0]) if len(ordered) == 1 else Poly.symbol(f"{name}({', '.join(ordered)})")
-
-
-def _split_arguments(text: str) -> list[str]:
-    out, depth, start = [], 0, 0
-    for k, ch in enumerate(text):
-        depth += ch in "([" and 1 or ch in ")]" and -1 or 0
-        if ch == "," and depth == 0:
-            out.append(text[start:k].strip())
-            start = k + 1
-    return [*out, text[start:].strip()]
