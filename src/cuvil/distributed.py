@@ -46,6 +46,7 @@ _lock = threading.Lock()
 _functions: dict[tuple[Any, ...], types.FunctionType] = {}  # rebuilt functions, by what defines them
 _dispatchers: dict[tuple[Any, ...], Any] = {}  # the Dispatcher of each (function, options) in this process
 _namespaces: dict[str, dict[str, Any]] = {}  # per client module: the globals its functions share here
+_sent_from: dict[str, str] = {}  # a rebuilt function's file name → the file it was sent from
 
 
 def send_by_value(module: str) -> None:
@@ -110,7 +111,10 @@ def _recipe(fn: types.FunctionType, options: Options | None, recipes: list[dict[
                          f"(defined in {fn.__code__.co_filename})") from exc
     recipe: dict[str, Any] = {
         "module": fn.__module__, "qualname": fn.__qualname__, "name": fn.__name__, "options": options,
-        "filename": fn.__code__.co_filename, "first_line": first, "text": "".join(lines),
+        # A copy rebuilt here and sent on (Dask's scheduler unpickles tasks, then pickles them for the workers)
+        # is the same function: it names the file the first sender named.
+        "filename": _sent_from.get(fn.__code__.co_filename, fn.__code__.co_filename),
+        "first_line": first, "text": "".join(lines),
     }
     recipes.append(recipe)
     from .frontend.captures import MISSING, lookup, name_chains
@@ -197,6 +201,10 @@ def _by_value(recipes: list[dict[str, Any]]) -> Any:
         return made[0]
 
 
+def _unchanged(fn: types.FunctionType) -> types.FunctionType:
+    return fn
+
+
 def _unpack(value: Any, made: list[Any]) -> Any:
     return made[value.index] if isinstance(value, _Ref) else value
 
@@ -218,7 +226,9 @@ def _define(recipe: dict[str, Any]) -> types.FunctionType:
     linecache.cache[filename] = (sum(map(len, lines)), None, lines, filename)  # no mtime: never re-read
     node = ast.parse(textwrap.dedent(text)).body[0]
     assert isinstance(node, ast.FunctionDef)
-    node.decorator_list = []  # the worker makes the Dispatcher; `@cuvil.jit` must not run again
+    if node.decorator_list:  # `@cuvil.jit` must not run again (the Dispatcher is made here), but the function
+        # must start at the same line, so its source text and first line (in the disk key) stay the sender's
+        node.decorator_list = [ast.copy_location(ast.Name("__cuvil_unchanged__", ast.Load()), node.decorator_list[0])]
     ast.increment_lineno(node, first - 1)
     freevars = recipe["freevars"]
     body: list[ast.stmt] = [node]
@@ -227,10 +237,67 @@ def _define(recipe: dict[str, Any]) -> types.FunctionType:
             posonlyargs=[], args=[ast.arg(arg=n) for n in freevars], kwonlyargs=[], kw_defaults=[], defaults=[]),
             body=[node, ast.Return(ast.Name(recipe["name"], ast.Load()))], decorator_list=[], returns=None)
         body = [ast.fix_missing_locations(ast.copy_location(outer, node))]
-    namespace = _namespaces.setdefault(recipe["module"], {"__name__": recipe["module"], "__builtins__": __builtins__})
+    namespace = _namespaces.setdefault(recipe["module"], {"__name__": recipe["module"], "__builtins__": __builtins__,
+                                                          "__cuvil_unchanged__": _unchanged})
     scope: dict[str, Any] = {}
     exec(compile(ast.Module(body=body, type_ignores=[]), filename, "exec"), namespace, scope)
     made = scope["__cuvil_closure__"](*[None] * len(freevars)) if freevars else scope[recipe["name"]]
     made.__qualname__ = recipe["qualname"]
+    _sent_from[filename] = recipe["filename"]
     _functions[identity] = made
     return made
+
+
+# --- across a cluster -----------------------------------------------------------------------------------------
+
+
+class ClusterExplanation(dict[str, list[Any]]):
+    """Each worker's compile events for one function (worker address → CompileEvent list, oldest first)."""
+
+    def caches(self) -> dict[str, list[str]]:
+        """Per worker, where each compile's module came from: "miss" (compiled), "disk", "memory"."""
+        return {worker: [e.cache for e in events] for worker, events in self.items()}
+
+    def __str__(self) -> str:
+        lines = []
+        for worker, events in sorted(self.items()):
+            lines.append(f"{worker}: {len(events)} compile(s)")
+            lines += [f"  {e.signature}  cache {e.cache}  {e.total:.3f} s  {e.reason}  ({e.context})" for e in events]
+        return "\n".join(lines)
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(str(self))
+
+
+def warmup(client: Any, fn: Any, *example_args: Any) -> ClusterExplanation:
+    """Call `fn(*example_args)` once on every worker of `client`'s cluster, as a task pinned to it, so the first
+    real tasks find it compiled (from the shared disk cache where `CUVIL_CACHE_DIR` points at one). The examples
+    should have the real tasks' dtypes and ranks, each dim above 16 (dims up to 16 are specialized on, see
+    runtime/policy.py): a block of the real array does. Workers that join later are not warmed. Returns
+    `explain(client, fn)`."""
+    _require_jit(fn, "warmup")
+    workers = list(client.scheduler_info(n_workers=-1)["workers"])
+    futures = [client.submit(_call, fn, example_args, workers=[w], allow_other_workers=False, pure=False)
+               for w in workers]
+    client.gather(futures)
+    return explain(client, fn)
+
+
+def explain(client: Any, fn: Any) -> ClusterExplanation:
+    """Each worker's compile events for `fn` (`cuvil.explain`'s `.compiles`, gathered by `client.run`): how
+    often each process compiled it, why, and whether a cache answered."""
+    _require_jit(fn, "explain")
+    return ClusterExplanation(client.run(_events, fn))
+
+
+def _require_jit(fn: Any, what: str) -> None:
+    if not getattr(fn, "__cuvil_jit__", False):
+        raise TypeError(f"cuvil.distributed.{what} takes a function made by cuvil.jit, not {type(fn).__name__}")
+
+
+def _call(fn: Any, args: tuple[Any, ...]) -> None:
+    fn(*args)
+
+
+def _events(fn: Any) -> list[Any]:
+    return list(fn.compile_events)

@@ -11,6 +11,7 @@ import pickle
 import subprocess
 import sys
 import threading
+import types
 import uuid
 from pathlib import Path
 
@@ -204,3 +205,18 @@ def test_both_kinds_load_in_a_fresh_process_and_by_value_hits_the_disk():
     np.testing.assert_array_equal(got_reference, shifted.py_func(x))
     np.testing.assert_array_equal(got_value, expected_affine(x))
     assert caches == ["disk"]
+
+
+def test_a_copy_sent_on_is_the_same_function():
+    """Dask's scheduler unpickles a task and pickles it again for a worker: the second hop must name the first
+    sender's file and lines, or the worker keys (and compiles) a different function."""
+    fn = cuvil.jit(define("""
+    @cuvil.jit
+    def decorated(x):
+        return x - 1.0
+    """, "decorated", env={"cuvil": types.SimpleNamespace(jit=lambda f: f)}))  # the text says @cuvil.jit
+    copy = pickle.loads(pickle.dumps(fn))
+    assert copy.__reduce__() == fn.__reduce__()
+    assert pickle.loads(pickle.dumps(copy)) is copy
+    assert copy.py_func.__code__.co_firstlineno == fn.py_func.__code__.co_firstlineno == 1
+    np.testing.assert_array_equal(copy(np.arange(20.0)), np.arange(20.0) - 1.0)
