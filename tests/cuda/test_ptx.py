@@ -86,6 +86,14 @@ def test_every_generated_kernel_compiles_to_ptx_for_cc90(launches):
         sample = {"saxpy": (2.0, np.ones(40), np.ones(40), np.zeros(40)), "row_softmax": (np.ones((4, 8)),
                   np.zeros((4, 8))), "divide": (np.zeros(8, np.int64), -1)}.get(name, (np.ones(40), np.zeros(40)))
         cuvil.jit(fn, target="cuda")(*sample[: fn.__code__.co_argcount])
+    halves = np.ones(40, np.float16)
+    for precision in (None, "fp16"):  # half precision: bits in, float32 values, rounding (runtime/half.py)
+        cuvil.jit(test_kernels.gelu, target="cuda", precision=precision)(halves, np.zeros_like(halves))
+        cuvil.jit(test_kernels.expression, target="cuda", precision=precision)(halves, halves)
+    import torch
+
+    bf = torch.ones(40, dtype=torch.bfloat16)
+    cuvil.jit(test_kernels.saxpy, target="cuda", precision="bf16")(1.5, bf, bf, torch.zeros_like(bf))
     refused = []
     for fn, make in _bench_kernels():
         try:

@@ -10,7 +10,9 @@ as in Python; everything else is a `CuvilTypeError` naming the argument, never a
 from __future__ import annotations
 
 import ast
+import functools
 import sys
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -32,16 +34,20 @@ def _torch() -> Any:
     return sys.modules.get("torch")
 
 
+_ARGUMENTS: weakref.WeakValueDictionary[int, Half] = weakref.WeakValueDictionary()
+
+
 class Half:
     """A half-precision array as compiled code takes it: its bits as a uint16 view (no copy), and which half it
     is — "float16" or "bfloat16", the logical dtype the guard and the compiler see (analysis/types.py). Numba
     has no float16 on the CPU and nobody has bfloat16, so the generated code widens and narrows the bits
     itself (runtime/half.py)."""
 
-    __slots__ = ("bits", "dtype")
+    __slots__ = ("__weakref__", "bits", "dtype", "origin")
 
-    def __init__(self, bits: np.ndarray, dtype: str):
-        self.bits, self.dtype = bits, dtype
+    def __init__(self, bits: np.ndarray, dtype: str, origin: object):
+        self.bits, self.dtype, self.origin = bits, dtype, origin
+        _ARGUMENTS[id(bits)] = self  # a result that is these bits is the caller's own array
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -70,7 +76,7 @@ def _check_array(a: np.ndarray, name: str) -> np.ndarray | Half:
         if type(a) is not np.ndarray and not isinstance(a, _STORAGE_SUBCLASSES):
             raise CuvilTypeError(f"argument '{name}' is a {type(a).__name__}, a subclass of numpy.ndarray whose "
                                  f"meaning compiled code would ignore; pass np.asarray({name})", argument=name)
-        return Half(a.view(np.ndarray).view(np.uint16), "float16")
+        return Half(a.view(np.ndarray).view(np.uint16), "float16", a)
     problem = _dtype_problem(a.dtype, name, "has dtype")
     if problem:
         raise CuvilTypeError(problem, argument=name)
@@ -104,7 +110,7 @@ def _check_tensor(value: Any, name: str) -> np.ndarray | Half:
     half = {torch.float16: "float16", torch.bfloat16: "bfloat16"}.get(value.dtype)
     try:
         if half is not None:  # an int16 view is zero-copy and has a NumPy twin
-            return Half(value.detach().view(torch.int16).numpy().view(np.uint16), half)
+            return Half(value.detach().view(torch.int16).numpy().view(np.uint16), half, value)
         array = value.detach().numpy()
     except (RuntimeError, TypeError) as exc:  # sparse, quantized, conjugate-bit, float8 … tensors
         raise CuvilTypeError(f"argument '{name}' is a torch tensor NumPy cannot view without a copy "
@@ -150,11 +156,16 @@ def prepare(args: Sequence[object], names: Sequence[str],
     `device` (target="cuda"), arrays on a GPU pass as they are: runtime/cuda_call.py takes them zero-copy."""
     from_torch = False
     out = []
+    seen: dict[int, object] = {}  # one object passed twice stays one object (one view, one device copy)
     for i, value in enumerate(args):
         if device and hasattr(value, "__cuda_array_interface__") and not isinstance(value, np.ndarray):
             out.append(value)
             continue
+        if id(value) in seen and not isinstance(value, int | float | complex):
+            out.append(seen[id(value)])
+            continue
         converted, t = _convert(value, names[i] if i < len(names) else f"#{i}")
+        seen[id(value)] = converted
         out.append(converted)
         from_torch |= t
     return tuple(out), (_to_torch if from_torch else unchanged)
@@ -214,13 +225,18 @@ def _half_results(kind: Any) -> Callable[[Any], Any]:
     if isinstance(kind, tuple):
         parts = [_half_results(k) for k in kind]
         return lambda r: tuple(p(v) for p, v in zip(parts, r))
-    if kind == "A:float16":
-        return lambda r: r.view(np.float16)
-    if kind == "A:bfloat16":
-        return _bf16_array
+    if kind in ("A:float16", "A:bfloat16"):
+        return functools.partial(_half_array, kind[2:])
     if kind == "S:float16":
         return np.float16
     return np.float32 if kind == "S:bfloat16" else unchanged
+
+
+def _half_array(dtype: str, bits: np.ndarray) -> Any:
+    found = _ARGUMENTS.get(id(bits))
+    if found is not None and found.bits is bits:  # an argument returned: the caller's own array
+        return found.origin
+    return bits.view(np.float16) if dtype == "float16" else _bf16_array(bits)
 
 
 def _bf16_array(bits: np.ndarray) -> Any:

@@ -237,7 +237,9 @@ class Dispatcher:
         if target == "cuda":
             from . import cuda_call
 
-            return cuda_call.entry(numba_dispatcher, self._names, meta.writes, meta.line_map), meta, source, where
+            launch = cuda_call.entry(numba_dispatcher, self._names, meta.writes, meta.line_map)
+            halves = numba_dispatcher.__globals__.get("CUVIL_HALVES", "")
+            return (adapters.typed_results(launch, None, halves) if halves else launch), meta, source, where
         backend = time.perf_counter()
         impl = numba_dispatcher.compile(numba_types)
         impl = adapters.typed_results(impl, numba_dispatcher.overloads[numba_types].signature.return_type,
