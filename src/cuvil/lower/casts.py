@@ -249,7 +249,7 @@ class Casts(cst.CSTTransformer):
             for arg, orig in zip(updated.args, original.args):
                 t = self.types.of(orig.value)
                 if arg.keyword is None and isinstance(t, Scalar) and not t.weak and t.dtype in ("float32", "float16"):
-                    arg = arg.with_changes(value=cst.Call(cst.Name("float"), [cst.Arg(arg.value)]))
+                    arg = arg.with_changes(value=self._call(arg.value, "float64", False))  # float() keeps a float32
                 args.append(arg)
             short = name[5:]
             kinds = [self.types.of(a.value) for a in original.args]
