@@ -8,8 +8,13 @@ if os.environ.get("CUVIL_GPU") != "1":
 
 from hypothesis import HealthCheck, settings  # noqa: E402
 
-# Tests never touch the user's cache; nox points this at a fresh directory per run.
-os.environ.setdefault("CUVIL_CACHE_DIR", tempfile.mkdtemp(prefix="cuvil-test-cache-"))
+# Tests never touch the user's cache; nox points this at a fresh directory per run. Otherwise the process that
+# loads this file first makes one and removes it at its session's end (pytest_unconfigure); pytest-xdist's
+# workers inherit the variable from it, so they make none, and the controller ends after them.
+_made: list[tuple[str, int]] = []  # (directory, the pid that made it): a forked child leaves its parent's
+if "CUVIL_CACHE_DIR" not in os.environ:
+    os.environ["CUVIL_CACHE_DIR"] = tempfile.mkdtemp(prefix="cuvil-test-cache-")
+    _made.append((os.environ["CUVIL_CACHE_DIR"], os.getpid()))
 
 settings.register_profile(
     "cuvil", deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
@@ -30,11 +35,15 @@ def pytest_configure(config):
         from cuvil.runtime import dispatcher
 
         os.environ["CUVIL_CACHE_DIR"] = tempfile.mkdtemp(prefix="cuvil-mutant-cache-")
+        _made.append((os.environ["CUVIL_CACHE_DIR"], os.getpid()))
         dispatcher._memory.clear()
 
 
 def pytest_unconfigure(config):
-    if os.environ.get("CUVIL_MUTATION"):
-        import shutil
+    """Remove the directories this process made (the test cache; a mutant's). A private cache that a test of
+    an unwritable root makes is cache_root's: it removes that at exit."""
+    import shutil
 
-        shutil.rmtree(os.environ["CUVIL_CACHE_DIR"], ignore_errors=True)
+    for path, pid in _made:
+        if pid == os.getpid():
+            shutil.rmtree(path, ignore_errors=True)

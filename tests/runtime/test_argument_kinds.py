@@ -46,7 +46,9 @@ class Color(enum.IntEnum):
 
 
 def _memmap() -> np.memmap:
-    mapped = np.memmap(tempfile.mktemp(), dtype=np.float64, mode="w+", shape=(3,))
+    # An unnamed file (gone when closed): a named one per call would be left in the temp directory.
+    with tempfile.TemporaryFile() as file:  # the mapping outlives the file object
+        mapped = np.memmap(file, dtype=np.float64, mode="w+", shape=(3,))
     mapped[:] = [1.0, 2.0, 3.0]
     return mapped
 
