@@ -24,6 +24,7 @@ from hypothesis.extra import numpy as hnp
 import cuvil
 import cuvil.distributed as cd
 from cuvil.distributed import _by_reference, _by_value
+from tests.distributed.conftest import compiler_fingerprint
 from tests.helpers import define
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -184,7 +185,8 @@ def test_copy_by_value_equals_python(x):
 CHILD = """
 import pickle, sys
 import numpy as np
-import cuvil
+from tests.distributed.conftest import pin_compiler
+pin_compiler(sys.argv[1])
 by_reference, by_value = pickle.loads(sys.stdin.buffer.read())
 x = np.linspace(-3.0, 3.0, 40)
 print(repr((by_reference(x).tolist(), by_value(x).tolist(), [e.cache for e in by_value.compile_events])))
@@ -198,7 +200,7 @@ def test_both_kinds_load_in_a_fresh_process_and_by_value_hits_the_disk():
     copy(x)  # compiled here, keyed by its text: the fresh process reads it from the disk
     assert [e.cache for e in copy.compile_events] == ["miss"]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    out = subprocess.run([sys.executable, "-c", CHILD], input=pickle.dumps((shifted, by_value)),
+    out = subprocess.run([sys.executable, "-c", CHILD, compiler_fingerprint()], input=pickle.dumps((shifted, by_value)),
                          capture_output=True, env=env, cwd=ROOT, timeout=120)
     assert out.returncode == 0, out.stderr.decode()[-2000:]
     got_reference, got_value, caches = eval(out.stdout.decode())
