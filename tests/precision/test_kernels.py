@@ -215,3 +215,25 @@ def test_guard_tells_float16_from_bfloat16_and_uint16():
     b = fn(to_bf16(np.array([1.5, 2], np.float32)))
     assert type(b) is np.float32 and b == 3.0
     assert len(fn.compile_events) == 3
+
+
+def test_a_helper_called_on_half_elements_is_typed_and_rounds_like_numpy():
+    fn = cuvil.jit(define("""
+        def helper(v):
+            return v * 2.1
+
+        def apply(x):
+            out = np.empty_like(x)
+            for i in range(len(x)):
+                out[i] = helper(x[i])
+            return out
+        """, env=ENV))
+    x = np.linspace(-9, 9, 33).astype(np.float16)
+    for arg in (x, x[::2].copy(), x[:5].copy()):
+        assert np.array_equal(bits(fn(arg)), bits(fn.py_func(arg)))
+
+
+def test_a_tuple_of_half_arrays_is_refused_naming_the_argument():
+    fn = cuvil.jit(define("def first(t):\n    return t[0][0]\n", env=ENV))
+    with pytest.raises(cuvil.CuvilTypeError, match="argument 't' is a tuple holding half-precision arrays"):
+        fn((np.ones(2, np.float16), np.ones(2, np.float16)))

@@ -89,6 +89,8 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
         typed = _types(functions, entry, dict(zip(params, args)), program.globals(), program.values, compute)
         halves = any(_holds_half(functions[name], types) for name, types in typed.items())
         if halves:
+            typed = _types(functions, entry, dict(zip(params, args)), program.globals(), program.values, compute,
+                           thorough=True)
             _refuse_untyped(functions, typed, entry, as_written, program.filenames)
     before = {name: all_names(fn) for name, fn in functions.items()}
     with stage("codegen"):
@@ -99,7 +101,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
             functions[name] = lower_arrays(fn, lowering)
     globals = program.globals()  # with the names the lowering bound
     with stage("analyze"):  # the lowered loops are new code: typed anew
-        typed = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute)
+        typed = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, halves)
     if halves:
         with stage("codegen"):
             for name, types in typed.items():
@@ -107,7 +109,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
                     types, precision, intrinsic, program.filenames.get(name)))
         globals = program.globals()
         with stage("analyze"):
-            typed = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute)
+            typed = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, halves)
     with stage("codegen"):
         for name, types in typed.items() if not as_written else ():
             functions[name] = functions[name].visit(Casts(types, numpy, intrinsic, options.fastmath,
@@ -118,7 +120,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     checks = [overflow] * (options.overflow == "raise" and cpu) + [BoundsChecks] * options.boundscheck
     for check in checks:  # Python's errors (issue 10), each pass on code typed anew
         with stage("analyze"):
-            checked = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute)
+            checked = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, halves)
         with stage("codegen"):
             for name, types in checked.items():
                 trusted = all_names(functions[name]) - before[name]  # the lowering's own names
@@ -127,7 +129,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     result = ""
     if halves:
         with stage("analyze"):
-            typed = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute)
+            typed = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, halves)
             kind = _returned(functions[entry], typed[entry]) if entry in typed else UNKNOWN
             result = precision.result(kind)
         with stage("codegen"):
@@ -139,7 +141,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     ranks = {p: len(shape) for p, shape in zip(params, program.shapes) if shape is not None}
     with stage("analyze"):
         # Loops are found by node identity: nothing may rewrite a function between here and printing.
-        retyped = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute)
+        retyped = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, halves)
         numeric = {name: _numbers(types) for name, types in retyped.items()}
         analyses = analyze_program(functions, entry, globals, numbers, ranks, bool(options.parallel), numeric)
         plans = {name: build_plan(name, fn, analyses[name].loops, retyped.get(name), analyses[name].aliases)
@@ -197,8 +199,11 @@ def _numbers(types: Types) -> Callable[[cst.BaseExpression], bool]:
 
 
 def _types(functions: Mapping[str, cst.FunctionDef], entry: str, params: dict[str, Type],
-           globals: Mapping[str, Global], values: Mapping[str, Type], compute: str | None = None) -> dict[str, Types]:
-    """Types of the entry and of each helper typed with one signature only (else Numba's typing decides)."""
+           globals: Mapping[str, Global], values: Mapping[str, Type], compute: str | None = None,
+           thorough: bool = False) -> dict[str, Types]:
+    """Types of the entry and of each helper typed with one signature only (else Numba's typing decides).
+    Helpers are found as the names' types need them; `thorough` types every call (a call whose value no name
+    keeps, `out[i] = h(x[i])`, too): half precision needs every function typed."""
     signatures: dict[str, set[tuple[Type, ...]]] = {}
     memo: dict[tuple[str, tuple[Type, ...]], Types | None] = {}
 
@@ -208,7 +213,10 @@ def _types(functions: Mapping[str, cst.FunctionDef], entry: str, params: dict[st
             memo[key] = None  # recursion: the inner call is not typed
             fn = functions[name]
             local = {p.name.value for p in fn.params.params} | assigned_names(fn.body)
-            memo[key] = Types(fn, arguments, values, Calls(globals, local, {}), helper, compute)
+            types = memo[key] = Types(fn, arguments, values, Calls(globals, local, {}), helper, compute)
+            if thorough:
+                for call in _calls(fn):
+                    types.of(call)
         return memo[key]
 
     def helper(name: str, arguments: tuple[Type, ...]) -> Type:
@@ -235,6 +243,17 @@ def _types(functions: Mapping[str, cst.FunctionDef], entry: str, params: dict[st
                 if found is not None:
                     out[name] = found
     return out
+
+
+def _calls(fn: cst.FunctionDef) -> list[cst.Call]:
+    found: list[cst.Call] = []
+
+    class Collect(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            found.append(node)
+
+    fn.body.visit(Collect())
+    return found
 
 
 def _returned(fn: cst.FunctionDef, types: Types) -> Type:

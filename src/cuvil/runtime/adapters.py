@@ -138,6 +138,9 @@ def _convert(value: object, name: str) -> tuple[object, bool]:
         return _check_tensor(value, name), True
     if isinstance(value, tuple):
         items = [_convert(v, f"{name}[{i}]") for i, v in enumerate(value)]
+        if any(isinstance(v, Half) for v, _ in items):
+            raise CuvilTypeError(f"argument '{name}' is a tuple holding half-precision arrays; pass them as "
+                                 "separate arguments", argument=name)
         return tuple(v for v, _ in items), any(t for _, t in items)
     if isinstance(value, list):
         hint = f"pass a NumPy array instead (np.asarray({name}))"
