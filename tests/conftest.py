@@ -8,12 +8,34 @@ if os.environ.get("CUVIL_GPU") != "1":
 
 from hypothesis import HealthCheck, settings  # noqa: E402
 
+
+def _reap_killed_runs() -> None:
+    """Remove the test caches of runs whose process is gone: one killed (by a timeout, say) never reached
+    pytest_unconfigure. The pid is in the name; a live process's folder, or one named otherwise, is kept."""
+    import shutil
+    from pathlib import Path
+
+    if os.name != "posix":  # os.kill(pid, 0) asks whether pid runs only on POSIX (on Windows it kills)
+        return
+    for folder in Path(tempfile.gettempdir()).glob("cuvil-test-cache-*-*"):
+        pid = folder.name.split("-")[3]
+        if not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except OSError:  # alive, another user's
+            pass
+
+
 # Tests never touch the user's cache; nox points this at a fresh directory per run. Otherwise the process that
 # loads this file first makes one and removes it at its session's end (pytest_unconfigure); pytest-xdist's
 # workers inherit the variable from it, so they make none, and the controller ends after them.
 _made: list[tuple[str, int]] = []  # (directory, the pid that made it): a forked child leaves its parent's
 if "CUVIL_CACHE_DIR" not in os.environ:
-    os.environ["CUVIL_CACHE_DIR"] = tempfile.mkdtemp(prefix="cuvil-test-cache-")
+    _reap_killed_runs()
+    os.environ["CUVIL_CACHE_DIR"] = tempfile.mkdtemp(prefix=f"cuvil-test-cache-{os.getpid()}-")
     _made.append((os.environ["CUVIL_CACHE_DIR"], os.getpid()))
 
 settings.register_profile(
