@@ -23,8 +23,8 @@ from hypothesis.extra import numpy as hnp
 import cuvil
 from tests.helpers import define
 
-DTYPES = ("float32", "float64", "int8", "uint8", "int32", "int64", "bool")
-FLOATS = ("float32", "float64")
+DTYPES = ("float16", "float32", "float64", "int8", "uint8", "int32", "int64", "bool")
+FLOATS = ("float16", "float32", "float64")
 INTEGERS = ("int8", "uint8", "int32", "int64")
 TOLERANCE = {"float32": (1e-5, 1e-6), "float64": (1e-12, 1e-12), "float16": (1e-3, 1e-4)}
 MAX_SIDE = 6

@@ -86,7 +86,7 @@ def _operands(draw, da: str, db: str, out_ndim: int, other_ndim: int):
 
 
 @pytest.mark.parametrize("dtype", [d for d in DTYPES if d != "bool"] if WIDE else
-                         ["float32", "int8", "uint8"])
+                         ["float16", "float32", "int8", "uint8"])
 @settings(max_examples=25)
 @given(data=st.data())
 def test_arithmetic_same_dtype_with_size_one_dims(dtype, data):
