@@ -237,3 +237,16 @@ def test_a_tuple_of_half_arrays_is_refused_naming_the_argument():
     fn = cuvil.jit(define("def first(t):\n    return t[0][0]\n", env=ENV))
     with pytest.raises(cuvil.CuvilTypeError, match="argument 't' is a tuple holding half-precision arrays"):
         fn((np.ones(2, np.float16), np.ones(2, np.float16)))
+
+
+@settings(max_examples=25, deadline=None)
+@given(HALVES)
+def test_small_integer_powers_of_halves_round_once_like_numpy(x):
+    """NumPy computes a float16 `x ** 3` as one float32 power rounded once; the lowering's x * x * x would round
+    after each product."""
+    fn = cuvil.jit(define("def powers(x):\n    return x ** 3 - x ** 2 + x ** 4\n", env=ENV))
+    for arg in (x, x[::-1].copy(), np.concatenate([x, x])):
+        with np.errstate(all="ignore"):
+            want = fn.py_func(arg)
+        got = fn(arg)
+        assert got.dtype == np.float16 and np.array_equal(bits(got), bits(want))

@@ -312,7 +312,7 @@ class Values(cst.CSTTransformer):
         if self.loops:
             self.where.warn(f"'{original.target.value}' is a {self.precision.storage} accumulator updated in a "
                             "loop: every update rounds to half precision; start it as "
-                            f"'{original.target.value}: cuvil.fp32 = ...', or compile with precision="
+                            f"'{original.target.value} = cuvil.fp32(...)', or compile with precision="
                             f"'{self.precision.short}'")
         op = _AUG[type(original.operator)]
         value = cst.BinaryOperation(updated.target, op(), updated.value.with_changes(
