@@ -177,7 +177,11 @@ def measure(case: Case, repeat: int) -> Measured:
 
 
 def _time(seconds: float) -> str:
-    return f"{seconds * 1e3:.3g} ms" if seconds >= 1e-3 else f"{seconds * 1e6:.3g} us"
+    """Three significant digits in the unit that keeps them out of an exponent: 2.81 s, 928 us."""
+    for unit, size in (("s", 1.0), ("ms", 1e-3)):
+        if seconds >= size:
+            return f"{seconds / size:.3g} {unit}"
+    return f"{seconds * 1e6:.3g} us"
 
 
 def _ratio(x: float) -> str:

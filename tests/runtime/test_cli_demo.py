@@ -44,3 +44,9 @@ def test_demo_command_runs_the_kernels_named(capsys):
     table = capsys.readouterr().out.splitlines()[-3:]
     assert table[0].split() == ["kernel", "python", "numpy", "cuvil", "vs", "python", "vs", "numpy", "first", "call"]
     assert table[2].startswith("pairwise 20x3 ")
+
+
+@pytest.mark.parametrize("seconds, shown", [(2.8149, "2.81 s"), (0.3712, "371 ms"), (0.00351, "3.51 ms"),
+                                            (0.000928, "928 us"), (6.6e-6, "6.6 us")])
+def test_demo_times_keep_three_digits_without_an_exponent(seconds, shown):
+    assert demo._time(seconds) == shown
