@@ -151,3 +151,23 @@ def test_edges_of_the_half_range(value):
     assert narrow("f16", np.array([value], np.float64))[0] == expected[0]
     assert narrow("f16", np.array([value], np.float32))[0] == np.array([value], np.float32).astype(np.float16).view(
         np.uint16)[0]
+
+
+@numba.njit
+def _int_paths(bits, values, wide, narrow_bits):
+    for i in range(bits.size):
+        wide[i] = half._int_f16_to_f32(bits[i])
+    for i in range(values.size):
+        narrow_bits[i] = half._f32_to_f16(values[i])
+
+
+def test_integer_paths_without_f16c_equal_numpy():
+    """The conversions a CPU without F16C compiles (this machine may use the hardware ones)."""
+    wide, narrow_bits = np.empty(65536, np.float32), np.empty(65536 * 2, np.uint16)
+    values = np.concatenate([ALL.view(np.float16).astype(np.float32),
+                             np.random.default_rng(2).integers(0, 2**32, 65536, dtype=np.uint64)
+                             .astype(np.uint32).view(np.float32)])
+    _int_paths(ALL, values, wide, narrow_bits)
+    assert np.array_equal(bits32(wide), bits32(ALL.view(np.float16).astype(np.float32)))
+    with np.errstate(over="ignore"):
+        assert np.array_equal(narrow_bits, values.astype(np.float16).view(np.uint16))

@@ -26,15 +26,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import llvmlite.binding as llvm
 import numpy as np
+from llvmlite import ir
 from numba import types
-from numba.extending import overload, register_jitable
+from numba.extending import intrinsic, overload, register_jitable
 
 _JIT: Any = {"error_model": "numpy", "forceinline": True, "fastmath": False, "nogil": True}
 
 
 @register_jitable(**_JIT)
-def f16_to_f32(h):
+def _int_f16_to_f32(h):
     """The float32 equal to the half with bits `h` (a uint16)."""
     b = np.int64(h)
     sign = (b & 0x8000) << 16
@@ -97,6 +99,63 @@ def _f32_to_bf16(x):
     return np.uint16(nan if (u & 0x7FFFFFFF) > 0x7F800000 else rounded)
 
 
+# F16C (x86 since 2012) converts 8 halves per instruction, where the integer code above takes a dozen
+# operations per element: measured 4x faster on a whole loop (bench/precision.md). It quiets signalling NaNs,
+# which NumPy keeps, so a NaN takes the integer code's bits (a compare and a select, still vectorized).
+F16C = bool(llvm.get_host_cpu_features().get("f16c"))
+
+
+@intrinsic
+def _fpext_half(typingctx, h):
+    if h != types.uint16:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.fpext(builder.bitcast(args[0], ir.HalfType()), ir.FloatType())
+
+    return types.float32(types.uint16), codegen
+
+
+@intrinsic
+def _fptrunc_half(typingctx, x):
+    if x != types.float32:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(builder.fptrunc(args[0], ir.HalfType()), ir.IntType(16))
+
+    return types.uint16(types.float32), codegen
+
+
+@register_jitable(**_JIT)
+def _hw_f16_to_f32(h):
+    value = _fpext_half(np.uint16(h))
+    b = np.int64(h)
+    nan = np.uint32(((b & 0x8000) << 16) | 0x7F800000 | ((b & 0x03FF) << 13)).view(np.float32)  # payload kept
+    return nan if (b & 0x7FFF) > 0x7C00 else value
+
+
+@register_jitable(**_JIT)
+def _hw_f32_to_f16(x):
+    bits = _fptrunc_half(np.float32(x))
+    u = np.int64(np.float32(x).view(np.uint32))
+    nan = 0x7C00 | ((u >> 13) & 0x3FF)
+    nan = ((u >> 16) & 0x8000) | nan | (nan == 0x7C00)
+    return np.uint16(nan) if (u & 0x7FFFFFFF) > 0x7F800000 else bits
+
+
+def f16_to_f32(h):
+    """The float32 equal to the half with bits `h` (a uint16)."""
+    return _int_f16_to_f32(h)
+
+
+@overload(f16_to_f32, jit_options=_JIT)
+def _f16_to_f32(h):
+    if isinstance(h, types.Integer):
+        return (lambda h: _hw_f16_to_f32(np.uint16(h))) if F16C else (lambda h: _int_f16_to_f32(h))
+    return None
+
+
 # What generated code calls: narrowing from any number (float32 rounds once; float64, ints and bools go through
 # the one-rounding float64 path, as NumPy's casts do), and rounding a computed value to what a half holds.
 
@@ -122,7 +181,7 @@ def round_bf16(x):
 @overload(f16, jit_options=_JIT)
 def _f16(x):
     if x == types.float32:
-        return lambda x: _f32_to_f16(x)
+        return (lambda x: _hw_f32_to_f16(x)) if F16C else (lambda x: _f32_to_f16(x))
     if isinstance(x, types.Float | types.Integer | types.Boolean):
         return lambda x: _f64_to_f16(np.float64(x))
     return None
