@@ -92,6 +92,11 @@ def _power(a, b):
     return lambda a, b: a ** b
 
 
+@numba.njit("void(int64, unicode_type)", nogil=True, cache=True)
+def _int_out_of_bounds(value, suffix):  # compiled once and cached: int-to-str inline costs every cold compile
+    raise OverflowError("Python integer " + str(value) + suffix)
+
+
 @overload(python_int_as, jit_options={"nogil": True})
 def _python_int_as(value, dtype):
     target = dtype.dtype if isinstance(dtype, types.NumberClass) else dtype
@@ -101,7 +106,7 @@ def _python_int_as(value, dtype):
 
     def impl(value, dtype):
         if value < low or value > high:
-            raise OverflowError("Python integer " + str(value) + suffix)
+            _int_out_of_bounds(np.int64(value), suffix)
         return dtype(value)
 
     return impl
