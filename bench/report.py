@@ -363,9 +363,19 @@ def chart(results: dict[str, Any], path: Path) -> None:
     plt.close(fig)
 
 
+KEEP = "<!-- sections below are written by other benches and by hand: report.py keeps them -->"
+
+
+def kept_sections(path: Path) -> str:
+    """What REPORT.md holds from the KEEP marker on (other benches' sections, the issues' targets judged): a
+    regenerated report must not lose them."""
+    text = path.read_text() if path.exists() else ""
+    return "\n" + text[text.index(KEEP):] if KEEP in text else "\n" + KEEP + "\n"
+
+
 def write(results: dict[str, Any], folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "REPORT.md").write_text(markdown(results))
+    (folder / "REPORT.md").write_text(markdown(results) + kept_sections(folder / "REPORT.md"))
     chart(results, folder / "results.png")
 
 
