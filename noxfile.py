@@ -1,4 +1,4 @@
-"""Every task of the project: `nox -s tests | lint | demo | bench | notebooks | update-golden`."""
+"""Every task of the project: `nox -s tests | lint | demo | bench | notebooks | distributed | update-golden`."""
 
 from __future__ import annotations
 
@@ -53,6 +53,17 @@ def notebooks(session: nox.Session) -> None:
     cache = session.create_tmp() + "/cuvil-cache"
     session.run("rm", "-rf", cache, external=True)
     session.run("pytest", "-q", "-s", "tests/notebooks", *session.posargs, env={"CUVIL_CACHE_DIR": cache})
+
+
+@nox.session
+def distributed(session: nox.Session) -> None:
+    """tests/distributed in full on real LocalClusters, notebooks/04_dask_map_blocks.ipynb included (the tests
+    session runs the rest of the folder); `python bench/distributed.py` is the benchmark."""
+    session.install("-e", ".[dev,dask]", *CONSTRAINTS)
+    cache = session.create_tmp() + "/cuvil-cache"
+    session.run("rm", "-rf", cache, external=True)
+    session.run("pytest", "-q", "tests/distributed", *session.posargs,
+                env={"CUVIL_CACHE_DIR": cache, "CUVIL_DISTRIBUTED_ALL": "1"})
 
 
 @nox.session(name="update-golden")

@@ -193,10 +193,59 @@ assert r.dtype == np.float32
 r.dtype"""),
 ]
 
+DASK = [
+    ("md", """# A map_blocks job on Dask, compiled once per worker
+
+A function decorated in a notebook cell can be sent to a Dask cluster as it is: Cuvil sends its source and the
+values it reads (it is *by value*: the workers have no module to import it from), each worker process compiles
+it once, and every worker reads the compiled module from the disk cache (`CUVIL_CACHE_DIR`) once one of them
+has written it. Needs `pip install "cuvil[dask]"`."""),
+    ("code", """import numpy as np
+import dask.array as da
+from distributed import Client, LocalCluster
+
+import cuvil
+import cuvil.distributed
+
+# Two worker processes; they inherit this kernel's environment, CUVIL_CACHE_DIR included.
+cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
+client = Client(cluster)"""),
+    ("code", """@cuvil.jit
+def curve(x):
+    return np.tanh(x) * np.exp(-x * x) + 0.5 * x"""),
+    ("md", """`cuvil.distributed.warmup` calls the function once on every worker before the first task, with an
+example of the tasks' arguments (a block: same dtype and rank, dims above 16). It returns each worker's compile
+events: one worker compiled it (`miss`) — or both did at once — and the other read it from the disk."""),
+    ("code", """events = cuvil.distributed.warmup(client, curve, np.linspace(0.0, 1.0, 1000))
+assert sorted(len(e) for e in events.values()) == [1, 1]
+print(events)"""),
+    ("md", """Now the job: `map_blocks` over 10 million float64. `meta=` tells Dask the result's type, so it does not
+call the function on an empty array in this kernel to find out."""),
+    ("code", """x = da.linspace(-3.0, 5.0, 10_000_000, chunks=1_250_000)
+total = x.map_blocks(curve, meta=np.array((), np.float64)).sum().compute()
+expected = curve.py_func(np.linspace(-3.0, 5.0, 10_000_000)).sum()
+assert np.isclose(total, expected, rtol=1e-12)
+total"""),
+    ("code", """# eight blocks later, still one compile per worker
+after = cuvil.distributed.explain(client, curve)
+assert after.caches() == events.caches()
+after.caches()"""),
+    ("md", """A new cluster (fresh worker processes, as after a restart) on the same cache directory compiles
+nothing: every worker reads the module from the disk."""),
+    ("code", """client.close(); cluster.close()
+cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
+client = Client(cluster)
+again = cuvil.distributed.warmup(client, curve, np.linspace(0.0, 1.0, 1000))
+assert list(again.caches().values()) == [["disk"], ["disk"]]
+list(again.caches().values())"""),
+    ("code", """client.close(); cluster.close()"""),
+]
+
 NOTEBOOKS = {
     "01_quickstart": QUICKSTART,
     "02_recompiles_and_guards": RECOMPILES,
     "03_parallel_and_arrays": PARALLEL,
+    "04_dask_map_blocks": DASK,
 }
 
 

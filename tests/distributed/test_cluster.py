@@ -110,3 +110,22 @@ def test_explain_and_warmup_take_only_jitted_functions(client):
         cd.explain(client, soft_clip.py_func)
     with pytest.raises(TypeError, match="cuvil.distributed.warmup takes a function made by cuvil.jit"):
         cd.warmup(client, len, [1])
+
+
+def test_readme_example_runs_on_the_cluster(client):
+    import linecache
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    code = next(b for b in re.findall(r"```python\n(.*?)```", readme, re.S) if "cuvil.distributed.warmup" in b)
+    code = code.replace("100_000_000", "1_000_000").replace("10_000_000", "250_000")  # the job, smaller
+    linecache.cache["<readme-dask>"] = (len(code), None, code.splitlines(keepends=True), "<readme-dask>")
+    namespace = {"client": client, "print": lambda *a: None}
+    exec(compile(code, "<readme-dask>", "exec"), namespace)  # as a notebook cell: source in linecache
+    curve = namespace["curve"]
+    assert curve.__reduce__()[0] is cd._by_value  # defined outside any importable module
+    expected = curve.py_func(np.linspace(-3, 5, 1_000_000)).sum()
+    y = namespace["y"]
+    np.testing.assert_allclose(y.sum().compute(), expected, rtol=1e-12)
+    assert sorted(len(e) for e in cd.explain(client, curve).values()) == [1, 1]
