@@ -217,13 +217,14 @@ def _identity(recipe: dict[str, Any]) -> tuple[Any, ...]:
 def _define(recipe: dict[str, Any]) -> types.FunctionType:
     """The function the recipe's text defines (once per process), its source in linecache at its own lines."""
     identity = _identity(recipe)
+    filename = f"{recipe['filename']} [{recipe['qualname']}, sent by cuvil {identity[-2][:8]}]"
+    text, first = recipe["text"], recipe["first_line"]
+    if filename not in linecache.cache:  # again if linecache.clearcache() ran since: a recompile reads it
+        lines = ["\n"] * (first - 1) + text.splitlines(keepends=True)
+        linecache.cache[filename] = (sum(map(len, lines)), None, lines, filename)  # no mtime: never re-read
     fn = _functions.get(identity)
     if fn is not None:
         return fn
-    filename = f"{recipe['filename']} [{recipe['qualname']}, sent by cuvil {identity[-2][:8]}]"
-    text, first = recipe["text"], recipe["first_line"]
-    lines = ["\n"] * (first - 1) + text.splitlines(keepends=True)
-    linecache.cache[filename] = (sum(map(len, lines)), None, lines, filename)  # no mtime: never re-read
     node = ast.parse(textwrap.dedent(text)).body[0]
     assert isinstance(node, ast.FunctionDef)
     if node.decorator_list:  # `@cuvil.jit` must not run again (the Dispatcher is made here), but the function

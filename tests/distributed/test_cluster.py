@@ -6,6 +6,7 @@ reads every module from the disk."""
 from __future__ import annotations
 
 import math
+import re
 import uuid
 
 import numpy as np
@@ -114,7 +115,6 @@ def test_explain_and_warmup_take_only_jitted_functions(client):
 
 def test_readme_example_runs_on_the_cluster(client):
     import linecache
-    import re
     from pathlib import Path
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
@@ -129,3 +129,26 @@ def test_readme_example_runs_on_the_cluster(client):
     y = namespace["y"]
     np.testing.assert_allclose(y.sum().compute(), expected, rtol=1e-12)
     assert sorted(len(e) for e in cd.explain(client, curve).values()) == [1, 1]
+
+
+def test_errors_on_a_worker_reach_the_client_as_they_would_here(client):
+    """What a call raises on a worker is what it raises in the client: the exception's type and message, the
+    user's line for a compile error (in the file the function was sent from)."""
+    bad = cuvil.jit(define("""
+    def bad(a):
+        return a * undefined_thing
+    """))
+    with pytest.raises(cuvil.CuvilTypeError) as remote:
+        client.submit(bad, np.arange(20.0)).result()
+    assert re.fullmatch(r"<cuvil-test-\d+> \[bad, sent by cuvil [0-9a-f]{8}\]:2: name 'undefined_thing' is not "
+                        r"defined\n    return a \* undefined_thing", str(remote.value)), str(remote.value)
+    at = cuvil.jit(define("""
+    def at(a, i):
+        return a[i] * 2.0
+    """))
+    one = [next(iter(client.scheduler_info(n_workers=-1)["workers"]))]  # one process: first call, then hits
+    for _ in range(2):
+        with pytest.raises(IndexError, match=r"^index 5 is out of bounds for axis 0 with size 3$"):
+            client.submit(at, np.arange(3.0), 5, pure=False, workers=one).result()
+    assert client.submit(at, np.arange(3.0), 2, pure=False, workers=one).result() == 4.0
+    assert [len(e) for w, e in cd.explain(client, at).items() if w in one] == [1]

@@ -222,3 +222,20 @@ def test_a_copy_sent_on_is_the_same_function():
     assert pickle.loads(pickle.dumps(copy)) is copy
     assert copy.py_func.__code__.co_firstlineno == fn.py_func.__code__.co_firstlineno == 1
     np.testing.assert_array_equal(copy(np.arange(20.0)), np.arange(20.0) - 1.0)
+
+
+def test_a_copy_received_again_after_linecache_was_cleared_still_compiles():
+    fn = exec_defined(text=EXEC_TEXT.replace("bias=1.0):", f"bias=1.0):  # {uuid.uuid4()}"))
+    copy = pickle.loads(pickle.dumps(fn))
+    x = np.arange(20.0)
+    np.testing.assert_array_equal(copy(x), expected_affine(x))
+    import linecache
+
+    sender = fn.py_func.__code__.co_filename
+    kept = linecache.cache[sender]
+    linecache.clearcache()  # as a worker might: the copy's source goes with it
+    linecache.cache[sender] = kept  # (the sender, another process in real use, keeps its own)
+    assert pickle.loads(pickle.dumps(fn)) is copy  # received again: its text registered again
+    xi = np.arange(20, dtype=np.int32)
+    np.testing.assert_array_equal(copy(xi), fn.py_func(xi))  # a guard miss: compiled from that text
+    assert [e.cache for e in copy.compile_events] == ["miss", "miss"]
