@@ -13,6 +13,8 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from precision_cells import MIXED_PRECISION  # noqa: E402 (the mixed-precision walkthrough's cells)
 
 QUICKSTART = [
     ("md", """# Cuvil in five minutes
@@ -246,6 +248,7 @@ NOTEBOOKS = {
     "02_recompiles_and_guards": RECOMPILES,
     "03_parallel_and_arrays": PARALLEL,
     "04_dask_map_blocks": DASK,
+    "05_mixed_precision": MIXED_PRECISION,
 }
 
 

@@ -11,7 +11,8 @@ pytest.importorskip("nbclient", reason="the notebooks need the dev extra (nbclie
 from tests.notebooks import kernels  # noqa: E402
 
 
-@pytest.mark.parametrize("name", ["01_quickstart", "02_recompiles_and_guards", "03_parallel_and_arrays"])
+@pytest.mark.parametrize("name", ["01_quickstart", "02_recompiles_and_guards", "03_parallel_and_arrays",
+                                  "05_mixed_precision"])
 def test_notebook_runs(name, tmp_path):
     nb = kernels.run(kernels.NOTEBOOKS / f"{name}.ipynb", tmp_path / "cache")
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
