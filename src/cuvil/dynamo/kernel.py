@@ -1,0 +1,322 @@
+"""One FX partition → one Plan: a parallel nest over rows, the reductions over the last dim inside it (issue 14).
+
+No Python source of the user's sits in between: the partition's aten nodes are written straight into loop
+statements (libcst nodes), in the lowering's own Plan (lower/plan.py: a ParallelNest holding the loop and a
+LoopDecision that says why it is parallel), and codegen/cpu.py's `print_plan` prints it as a `prange` loop.
+
+    for r in numba.prange(R):              rows are independent: each writes its own outputs' row
+        a0 = -inf                          reductions of level 1 (they read only inputs and level-0 values)
+        for c in range(C):
+            t_x = x[r, c]
+            a0 = maximum(a0, t_x)
+        t_amax = a0
+        a1 = 0.0                           level 2: may read level-1 results (a softmax's max)
+        for c in range(C):
+            ...
+        for c in range(C):                 the last loop writes the full-shape outputs
+            out0[r, c] = ...
+
+An element's value is recomputed in each loop that needs it rather than stored (a row is in cache by then), as
+inductor does. A partition without reductions or per-row/per-column operands is one flat loop over all
+elements instead. Values compute in float32 for float32 and half tensors (loads widen, stores narrow: the
+runtime/half.py conversions) and in float64 for float64 ones.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import operator
+import re
+from typing import Any
+
+import libcst as cst
+import torch
+import torch.fx
+
+from ..cfg.dependence import LoopDecision
+from ..lower.plan import ParallelNest, Plan
+from . import layout as L
+from . import ops
+
+_MATH = re.compile(r"\b(exp|log|tanh|sigmoid|erf)\(")
+_WIDEN = {"float16": "f16_to_f32", "bfloat16": "bf16_to_f32"}
+_NARROW = {"float16": "f16", "bfloat16": "bf16"}
+
+
+def compute_type(dtype: torch.dtype) -> str:
+    return {torch.float64: "float64", torch.bool: "bool"}.get(dtype, "float32")
+
+
+def literal(x: Any, ct: str) -> str:
+    if ct == "bool":
+        return repr(bool(x))
+    x = float(x)
+    text = "np.nan" if math.isnan(x) else ("np.inf" if x > 0 else "-np.inf") if math.isinf(x) else repr(x)
+    return text if ct == "float64" else f"np.float32({text})"
+
+
+def cast(expr: str, source: str, target: str) -> str:
+    if source == target:
+        return expr
+    return f"({expr} != 0)" if target == "bool" else f"np.{target}({expr})"
+
+
+@dataclasses.dataclass(frozen=True)
+class Kernel:
+    name: str
+    mode: str  # "rows" or "flat"
+    plan: Plan
+    inputs: tuple[tuple[str, torch.dtype], ...]  # layout class and dtype of each argument
+    outputs: tuple[tuple[str, torch.dtype, tuple[L.Dim, ...]], ...]  # class, dtype, shape spec
+    reference: tuple[L.Dim, ...]
+    result: Any  # the partition's output structure, as indices into `outputs`
+    ops: tuple[str, ...]  # the aten operations fused, in graph order
+
+
+def _stmt(text: str) -> cst.BaseStatement:
+    return cst.parse_statement(text + "\n")
+
+
+def _loop(var: str, extent: str, body: list[cst.BaseStatement]) -> cst.For:
+    return cst.For(cst.Name(var), cst.Call(cst.Name("range"), [cst.Arg(cst.Name(extent))]),
+                   cst.IndentedBlock(body or [_stmt("pass")]))
+
+
+class _Builder:
+    def __init__(self, gm: torch.fx.GraphModule):
+        self.nodes = list(gm.graph.nodes)
+        self.params = [n for n in self.nodes if n.op == "placeholder"]
+        self.body = [n for n in self.nodes if n.op == "call_function"]
+        out = next(n for n in self.nodes if n.op == "output")
+        self.result_nodes = out.args[0]
+        for p in self.params:
+            if not isinstance(ops.value(p), torch.Tensor):
+                raise L.NotFusable("a partition input is not a tensor")
+        shapes = [list(v.shape) for n in self.params + self.body for v in self.vals(n)]
+        self.ref = L.reference(shapes)
+        self.input_shapes = [list(ops.value(p).shape) for p in self.params]
+        self.cls: dict[torch.fx.Node, str] = {}
+        self.level: dict[torch.fx.Node, int] = {}
+        self.flat_rows: set[torch.fx.Node] = set()  # reductions without keepdim: (R,), not (R, 1)
+        self.ct = {n: compute_type(self.dtype(n)) for n in self.params + self.body}
+        self.classify()
+
+    @staticmethod
+    def vals(node: torch.fx.Node) -> list[torch.Tensor]:
+        v = ops.value(node)
+        return [x for x in (v if isinstance(v, tuple | list) else (v,)) if isinstance(x, torch.Tensor)]
+
+    def dtype(self, node: torch.fx.Node) -> torch.dtype:
+        return self.vals(node)[0].dtype
+
+    def classify(self) -> None:
+        for p in self.params:
+            self.cls[p], self.level[p] = L.classify(list(ops.value(p).shape), self.ref), 0
+        for n in self.body:
+            entry = ops.TABLE.get(n.target)
+            if n.target is operator.getitem:
+                source, index = n.args
+                self.cls[n] = self.cls[source]
+                self.level[n] = self.level[source] - (1 if index == 1 else 0)  # var_mean: (var, mean)
+                self.flat_rows |= {n} if source in self.flat_rows else set()
+                continue
+            if isinstance(entry, ops.Reduction):
+                x = n.args[0]
+                if self.cls[x] != L.FULL or x in self.flat_rows:
+                    raise L.NotFusable(f"{n.target} reduces a tensor that is not full-shape")
+                self.cls[n] = L.ROW
+                self.level[n] = self.level[x] + (2 if entry.op in ("var", "var_mean") else 1)
+                if not ops.keepdim(n):
+                    self.flat_rows.add(n)
+                continue
+            assert isinstance(entry, ops.Elementwise)
+            operands = [a for a in self.operands(n, entry) if isinstance(a, torch.fx.Node)]
+            flat = [a for a in operands if a in self.flat_rows]
+            if flat and any(self.cls[a] != L.SCALAR and a not in self.flat_rows for a in operands):
+                raise L.NotFusable(f"{n.target} combines a reduction taken without keepdim with a full tensor")
+            self.cls[n] = L.join([self.cls[a] for a in operands])
+            self.level[n] = max([self.level[a] for a in operands], default=0)
+            if flat:
+                self.flat_rows.add(n)
+            elif L.classify(list(ops.value(n).shape), self.ref) not in (self.cls[n], L.SCALAR):
+                raise L.NotFusable(f"{n.target} has a shape the nest does not index as {self.cls[n]}")
+
+    @staticmethod
+    def operands(n: torch.fx.Node, entry: ops.Elementwise) -> list[Any]:
+        return [n.args[i] for i in entry.operands if i < len(n.args)]
+
+
+def build(gm: torch.fx.GraphModule, name: str) -> Kernel:
+    b = _Builder(gm)
+    outputs = list(b.result_nodes) if isinstance(b.result_nodes, tuple | list) else [b.result_nodes]
+    for o in outputs:
+        if not isinstance(o, torch.fx.Node) or o.op != "call_function":
+            raise L.NotFusable("a partition output is not a computed tensor")
+    reductions = [n for n in b.body if isinstance(ops.TABLE.get(n.target), ops.Reduction)]
+    flat = not reductions and all(b.cls[n] in (L.FULL, L.SCALAR) for n in b.params + b.body)
+    for o in outputs:
+        if b.cls[o] == L.COL or (b.cls[o] == L.SCALAR and not flat):
+            raise L.NotFusable(f"an output that is one {b.cls[o]} broadcast over the nest")
+    writer = _Writer(b, flat)
+    loop = writer.nest(outputs)
+    params = ["N"] if flat else ["R", "C"]
+    params += [f"in{i}" for i in range(len(b.params))] + [f"out{k}" for k in range(len(outputs))]
+    header = cst.FunctionDef(cst.Name(name), cst.Parameters([cst.Param(cst.Name(p)) for p in params]),
+                             cst.IndentedBlock([_stmt("pass")]))
+    decision = LoopDecision(loop, None, True, "the rows of an FX partition are independent")
+    nest = ParallelNest("r0", None, loop.target.value, loop.iter.args[0].value.value, (),  # type: ignore[attr-defined]
+                        tuple(sorted(writer.assigned)), tuple(params[-len(outputs) - len(b.params):-len(outputs)]),
+                        tuple(params[-len(outputs):]), 0, (), loop, decision)
+    plan = Plan(name, header, (nest,))
+    locate = [L.locate(d, b.input_shapes) for d in b.ref]
+    out_specs = tuple((b.cls[o], b.dtype(o), tuple(L.locate(d, b.input_shapes) for d in ops.value(o).shape))
+                      for o in outputs)
+    index = {o: k for k, o in enumerate(outputs)}
+    result = tuple(index[o] for o in b.result_nodes) if isinstance(b.result_nodes, tuple | list) \
+        else index[b.result_nodes]
+    return Kernel(name, "flat" if flat else "rows", plan,
+                  tuple((b.cls[p], b.dtype(p)) for p in b.params), out_specs, tuple(locate), result,
+                  tuple(str(n.target) for n in b.body))
+
+
+class _Writer:
+    """The statements of the nest: row prologue, one column loop per reduction level, the output loop."""
+
+    def __init__(self, b: _Builder, flat: bool):
+        self.b, self.flat = b, flat
+        self.names = {n: f"t_{n.name}" for n in b.params + b.body}
+        self.args = {p: f"in{i}" for i, p in enumerate(b.params)}
+        self.assigned: set[str] = set()
+
+    def index(self, cls: str) -> str:
+        if self.flat:
+            return "i" if cls == L.FULL else "0"
+        return {L.FULL: "r, c", L.ROW: "r", L.COL: "c", L.SCALAR: "0"}[cls]
+
+    def assign(self, name: str, expr: str) -> cst.BaseStatement:
+        self.assigned.add(name)
+        return _stmt(f"{name} = {expr}")
+
+    def value(self, n: torch.fx.Node) -> str:
+        """The statement-free expression of an elementwise node or a load, in its compute type."""
+        b = self.b
+        if n.op == "placeholder":
+            load = f"{self.args[n]}[{self.index(b.cls[n])}]"
+            widen = _WIDEN.get(ops.FLOATS.get(b.dtype(n), ""))
+            return f"{widen}({load})" if widen else load
+        entry = ops.TABLE[n.target]
+        assert isinstance(entry, ops.Elementwise)
+        ct = b.ct[n]
+        if entry.compare:
+            vals = [ops.value(a) for a in _Builder.operands(n, entry)]
+            ct = compute_type(torch.result_type(*vals))
+
+        def operand(i: int) -> str:
+            arg = n.args[i]
+            want = "bool" if n.target is ops.aten.where.self and i == 0 else ct
+            if isinstance(arg, torch.fx.Node):
+                return cast(self.names[arg], b.ct[arg], want)
+            return literal(arg, want)
+
+        expr = entry.emit(operand, lambda x: literal(x, ct), n)
+        suffix = "f64" if ct == "float64" else "f32"
+        return _MATH.sub(lambda m: f"{m.group(1)}_{suffix}(", expr)
+
+    def closure(self, targets: list[torch.fx.Node], done: set[torch.fx.Node]) -> list[cst.BaseStatement]:
+        """Statements computing `targets` and what they need, skipping the values in `done` (row values)."""
+        need: set[torch.fx.Node] = set()
+        stack = list(targets)
+        while stack:
+            n = stack.pop()
+            if n in done or n in need:
+                continue
+            need.add(n)
+            if n.op == "call_function":
+                stack += [a for a in n.args if isinstance(a, torch.fx.Node)]
+        out = []
+        for n in self.b.params + self.b.body:
+            if n in need:
+                if n.op == "call_function" and not isinstance(ops.TABLE.get(n.target), ops.Elementwise):
+                    raise L.NotFusable(f"{n.target} is needed inside a loop before its reduction is done")
+                out.append(self.assign(self.names[n], self.value(n)))
+                done.add(n)
+        return out
+
+    def store(self, k: int, n: torch.fx.Node) -> cst.BaseStatement:
+        b = self.b
+        narrow = _NARROW.get(ops.FLOATS.get(b.dtype(n), ""))
+        value = f"{narrow}({self.names[n]})" if narrow else cast(self.names[n], b.ct[n], compute_type(b.dtype(n)))
+        where = self.index(L.FULL if b.cls[n] == L.FULL else L.ROW)
+        return _stmt(f"out{k}[{where}] = {value}")
+
+    def nest(self, outputs: list[torch.fx.Node]) -> cst.For:
+        b = self.b
+        if self.flat:
+            return _loop("i", "N", self.closure(outputs, set()) + [self.store(k, o) for k, o in enumerate(outputs)])
+        rows = {n for n in b.params + b.body if b.cls[n] in (L.ROW, L.SCALAR)}
+        done: set[torch.fx.Node] = set()
+        body: list[cst.BaseStatement] = []
+        top = max(b.level.values(), default=0)
+        for level in range(top + 1):
+            if level:
+                body += self.reductions(level, done)
+            ready = [n for n in b.params + b.body if n in rows and b.level[n] == level and n not in done
+                     and not isinstance(ops.TABLE.get(n.target), ops.Reduction)]
+            for n in ready:
+                body += self.closure([n], done)
+        full = [(k, o) for k, o in enumerate(outputs) if b.cls[o] == L.FULL]
+        if full:
+            inner = self.closure([o for _, o in full], set(done)) + [self.store(k, o) for k, o in full]
+            body.append(_loop("c", "C", inner))
+        body += [self.store(k, o) for k, o in enumerate(outputs) if b.cls[o] != L.FULL]
+        return _loop("r", "R", body)
+
+    def reductions(self, level: int, done: set[torch.fx.Node]) -> list[cst.BaseStatement]:
+        """One column loop for every reduction finishing at `level` (a var's mean finishes a level earlier)."""
+        b = self.b
+        parts: list[tuple[torch.fx.Node, str, str, str]] = []  # node, accumulator, op, what it adds
+        for n in b.body:
+            entry = ops.TABLE.get(n.target)
+            if not isinstance(entry, ops.Reduction):
+                continue
+            x = self.names[n.args[0]]
+            if entry.op in ("var", "var_mean"):
+                if b.level[n] - 1 == level:
+                    parts.append((n, f"m_{n.name}", "mean", x))
+                elif b.level[n] == level:
+                    d = f"({x} - m_{n.name})"
+                    parts.append((n, f"a_{n.name}", "var", f"{d} * {d}"))
+            elif b.level[n] == level:
+                parts.append((n, f"a_{n.name}", entry.op, x))
+        if not parts:
+            return []
+        out: list[cst.BaseStatement] = []
+        for n, acc, op, _ in parts:
+            ct = b.ct[n.args[0]]
+            init = {"max": -math.inf, "min": math.inf}.get(op, 0.0)
+            out.append(self.assign(acc, literal(init, ct)))
+        inner = self.closure([n.args[0] for n, *_ in parts], set(done))  # type: ignore[misc]
+        for _n, acc, op, add in parts:
+            if op in ("max", "min"):
+                inner.append(self.assign(acc, f"{'maximum' if op == 'max' else 'minimum'}({acc}, {add})"))
+            else:
+                inner.append(self.assign(acc, f"{acc} + {add}"))
+        out.append(_loop("c", "C", inner))
+        for n, acc, op, _ in parts:
+            ct = b.ct[n.args[0]]
+            count = "C" if op in ("mean", "sum", "max", "min") else f"(C - {ops.correction(n)!r})"
+            if op == "mean":
+                out.append(self.assign(acc, f"{acc} / {cast(count, 'int', ct)}"))
+            if op == "var":
+                out.append(self.assign(acc, f"{acc} / {cast(count, 'float64', ct)}"))
+            entry = ops.TABLE[n.target]
+            if entry.op == "var_mean":  # type: ignore[union-attr]
+                for user in n.users:
+                    if user.args[1] == (1 if op == "mean" else 0):
+                        out.append(self.assign(self.names[user], acc))
+                        done.add(user)
+            elif not (entry.op == "var" and op == "mean"):  # type: ignore[union-attr]
+                out.append(self.assign(self.names[n], acc))
+                done.add(n)
+        return out
