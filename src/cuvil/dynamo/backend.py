@@ -16,6 +16,7 @@ warning per graph (Dynamo compiles a graph once per grad mode, so a `torch.no_gr
 
 from __future__ import annotations
 
+import operator
 import time
 import warnings
 from collections.abc import Sequence
@@ -83,13 +84,20 @@ def fuse(gm: torch.fx.GraphModule, report: GraphReport) -> torch.fx.GraphModule:
             fused.graph.erase_node(node)
             delattr(fused, node.target)
     for node in fused.graph.nodes:
-        if node.op == "call_function" and not isinstance(node.target, Compiled):
+        if node.op == "call_function" and not isinstance(node.target, Compiled) and not _unpacks_fused(node):
             report.left.setdefault(_op_name(node), support.reasons.get(_op_name(node), "in a partition that "
                                                                        "could not be fused (see above)"))
     fused.graph.lint()
     fused.recompile()
     return fused
 
+
+
+def _unpacks_fused(node: torch.fx.Node) -> bool:
+    """A getitem the partitioner added to take one result of a fused call apart."""
+    source = node.args[0] if node.target is operator.getitem else None
+    return isinstance(source, torch.fx.Node) and (
+        isinstance(source.target, Compiled) or str(source.target).startswith("fused_"))
 
 
 def _requires_grad(example_inputs: Sequence[Any]) -> bool:

@@ -47,7 +47,10 @@ def is_one(d: Any) -> bool:
 
 def reference(shapes: Sequence[list[Any]]) -> list[Any]:
     """The shape every other one broadcasts to: the highest rank, then the fewest dims known to be 1."""
-    return list(max(shapes, key=lambda s: (len(s), -sum(is_one(d) for d in s))))
+    def rank_then_ones(s: list[Any]) -> tuple[int, int]:
+        return len(s), -sum(is_one(d) for d in s)
+
+    return list(max(shapes, key=rank_then_ones))
 
 
 def classify(shape: Sequence[Any], ref: Sequence[Any]) -> str:
