@@ -47,10 +47,11 @@ def is_one(d: Any) -> bool:
 
 def reference(shapes: Sequence[list[Any]]) -> list[Any]:
     """The shape every other one broadcasts to: the highest rank, then the fewest dims known to be 1."""
-    def rank_then_ones(s: list[Any]) -> tuple[int, int]:
-        return len(s), -sum(is_one(d) for d in s)
-
-    return list(max(shapes, key=rank_then_ones))
+    best: list[Any] = []
+    for s in shapes:  # the first of the highest rank with the fewest ones
+        if (len(s), -sum(is_one(d) for d in s)) > (len(best), -sum(is_one(d) for d in best)) or not best:
+            best = list(s)
+    return best
 
 
 def classify(shape: Sequence[Any], ref: Sequence[Any]) -> str:

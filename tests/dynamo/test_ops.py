@@ -1,0 +1,107 @@
+"""Every operation of the op table, fused into one nest, computes what eager torch computes (float32, float64,
+bfloat16, float16); what the table refuses stays a torch call with its reason; the backend is found by name."""
+
+import importlib.metadata
+
+import pytest
+
+torch = pytest.importorskip("torch")
+F = torch.nn.functional
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+import cuvil.dynamo as cd  # noqa: E402
+
+TOLERANCE = {torch.float32: dict(atol=1e-5, rtol=1e-5), torch.float64: dict(atol=1e-12, rtol=1e-12),
+             torch.bfloat16: dict(atol=0.15, rtol=0.05), torch.float16: dict(atol=0.04, rtol=0.01)}
+
+
+def every_op(x, y, b):
+    a = torch.where(x > 0, torch.exp(-x.abs()) - y, torch.log(y.abs() + 1) * 2)
+    a = torch.clamp(torch.tanh(a) + torch.sigmoid(b), -0.5, 0.75) ** 2
+    a = F.relu(a - 0.1) + F.silu(x) + F.gelu(y, approximate="tanh") + F.gelu(x) / 3 - (-b)
+    m = a.mean(-1, keepdim=True)
+    v = a.var(-1, keepdim=True, unbiased=False)
+    s = a.sum(-1) + a.amax(-1) - a.amin(-1)
+    return (a - m) / torch.sqrt(v + 1e-5), F.log_softmax(a, -1), F.softmax(a * 3, -1), s
+
+
+@pytest.fixture(autouse=True)
+def fresh():
+    torch._dynamo.reset()
+    cd.reset()
+    yield
+    torch._dynamo.reset()
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16, torch.float16],
+                         ids=["float32", "float64", "bfloat16", "float16"])
+def test_every_op_in_one_nest_matches_eager(dtype):
+    torch.manual_seed(1)
+    compiled = torch.compile(every_op, backend="cuvil", dynamic=True)
+    for rows in (3, 6):  # a second size: the same graph and kernel
+        x, y = torch.randn(rows, 33, dtype=dtype), torch.randn(rows, 33, dtype=dtype)
+        b = torch.randn(33, dtype=dtype)
+        with torch.no_grad():
+            got, want = compiled(x, y, b), every_op(x, y, b)
+        for g, w in zip(got, want):
+            assert g.dtype == w.dtype and g.shape == w.shape
+            torch.testing.assert_close(g, w, **TOLERANCE[dtype])
+    (graph,) = cd.explain().graphs
+    (fused,) = graph.fused
+    assert fused.mode == "rows" and not graph.fallbacks and not graph.left
+    assert {"gelu.default", "where.self", "var.correction", "amin.default", "pow.Tensor_Scalar"} <= set(fused.ops)
+
+
+def test_reduction_over_a_leading_dim_stays_a_torch_call():
+    def f(x):
+        return torch.softmax(x, 0) + 1
+
+    compiled = torch.compile(f, backend="cuvil")
+    x = torch.randn(4, 5)
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(x), f(x))
+    left = cd.explain().left
+    assert left["amax.default"].startswith("a reduction over dims [0] of a 2-d tensor (fused: the last dim only)")
+    assert "add.Tensor" not in left  # the elementwise tail is fused on its own
+
+
+def test_a_middle_dim_broadcast_is_not_fused_and_says_why():
+    def f(x, y):
+        return torch.exp(x) * y
+
+    compiled = torch.compile(f, backend="cuvil")
+    x, y = torch.randn(2, 3, 4), torch.randn(2, 1, 4)
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(x, y), f(x, y))
+    (fallback,) = cd.explain().fallbacks
+    assert "along a dim other than the last" in fallback.reason
+    assert fallback.ops == ("exp.default", "mul.Tensor")
+
+
+def test_backend_is_registered_by_entry_point():
+    (entry,) = [e for e in importlib.metadata.entry_points(group="torch_dynamo_backends") if e.name == "cuvil"]
+    assert entry.load() is cd.backend
+    assert "cuvil" in torch._dynamo.list_backends(exclude_tags=())
+
+
+_compiled_bias_gelu = None
+
+
+def bias_gelu_residual(x, b, r):
+    return F.gelu(x + b) + r
+
+
+@given(rows=st.integers(2, 40), cols=st.integers(2, 70), seed=st.integers(0, 2**16))
+def test_bias_gelu_residual_any_shape(rows, cols, seed):
+    """Flat or per-column broadcast, any extent: one symbolic graph, the extents passed to the kernel."""
+    global _compiled_bias_gelu
+    if _compiled_bias_gelu is None:
+        torch._dynamo.reset()
+        _compiled_bias_gelu = torch.compile(bias_gelu_residual, backend="cuvil", dynamic=True)
+    g = torch.Generator().manual_seed(seed)
+    x, r = torch.randn(rows, cols, generator=g), torch.randn(rows, cols, generator=g)
+    b = torch.randn(cols, generator=g)
+    with torch.no_grad():
+        torch.testing.assert_close(_compiled_bias_gelu(x, b, r), bias_gelu_residual(x, b, r), atol=1e-6, rtol=1e-5)
