@@ -58,7 +58,8 @@ def three_d(a):
     r2 = np.mean(a, axis=0)
     return r0, r1, r2
 """
-DTYPES = ["float16", "float32", "float64", "uint8", "int32", "bool", "int8", "int64"] if WIDE else ["float16", "float32", "uint8", "bool"]
+DTYPES = ["float16", "float32", "float64", "uint8", "int32", "bool", "int8", "int64"] if WIDE else \
+    ["float16", "float32", "uint8", "bool"]
 
 
 def _array(dtype: str, ndim: int = 2) -> st.SearchStrategy[np.ndarray]:

@@ -247,12 +247,16 @@ class Rules:
             return self.math(name[5:], args)
         if name.startswith("cuvil.runtime.pyint."):  # Python's int arithmetic (runtime/pyint.py)
             return INT
+        if name in ("cuvil.runtime.pymath.round_ndigits", "cuvil.runtime.pymath.int_float_cmp"):  # lower/casts.py
+            return FLOAT
         if name.startswith("cuvil.runtime.pymath."):  # CPython's math with its errors (runtime/pymath.py)
             return self.math(name.rsplit(".", 1)[1], args)
         if name == "cuvil.runtime.checks.index" and args:  # a bounds check (lower/checks.py): its index
             return self.of(args[0])
         if name.startswith(_ELEMENTWISE) and name[len(_ELEMENTWISE):] in _ELEMENTWISE_UFUNCS:  # Casts' calls
             return ufunc_result(name[len(_ELEMENTWISE):], [self.of(a) for a in args])
+        if name.endswith(".inplace_value") and len(args) == 2:  # `t op= inplace_value(t, v)` (compiler.py): v
+            return self.of(args[1])
         if name.startswith(_HALF):  # widen, narrow, round (runtime/half.py): a half value (or its bits)
             return Scalar("float16")
         if name.startswith(_VMATH):  # the lowering's vectorizable math (runtime/vmath.py): NumPy's meaning

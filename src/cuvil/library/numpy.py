@@ -180,7 +180,12 @@ _TABLE: dict[str, Entry] = {
     **_entries(" ".join(f"cuvil.runtime.half.{f}" for f in ("f16_to_f32 bf16_to_f32 f16 bf16 round_f16 "
                                                              "round_bf16").split())),
     **_entries(" ".join(f"cuvil.runtime.pymath.{n}" for n in DOMAINS), raises="domain"),
-    **_entries(" ".join(f"cuvil.runtime.pyint.{n}" for n in OVERFLOWS), raises="int"),  # IndexError (lower/checks.py)
+    **_entries("cuvil.runtime.pymath.round_ndigits cuvil.runtime.pymath.int_float_cmp"),
+    **_entries(" ".join(f"cuvil.runtime.pyint.{n}" for n in OVERFLOWS), raises="int"),
+    # these also raise ValueError (a negative shift or exponent, int(nan)):
+    # a parallel loop cannot test them beforehand
+    **_entries(" ".join(f"cuvil.runtime.pyint.{n}" for n in ("power lshift floordiv absolute to_int "
+                                                             "round_int as_index").split()), raises="opaque"),
     **_entries("cuvil.runtime.inplace.inplace_value", views=(Arg(1),), raises="opaque"),
     **_ufunc_entries(),  # last: `np.abs`, `np.maximum`, … are ufuncs, with `out`
 }

@@ -183,8 +183,35 @@ class Casts(cst.CSTTransformer):
         ufunc = _COMPARISONS.get(type(original.comparisons[0].operator))
         if ufunc is None:
             return updated
+        exact = self._exact_comparison(original, updated)
+        if exact is not None:
+            return exact
         left, right = self._convert([original.left, original.comparisons[0].comparator],
                                     [updated.left, updated.comparisons[0].comparator], ufunc, compare=True)
+        target = updated.comparisons[0].with_changes(comparator=right)
+        return updated.with_changes(left=left, comparisons=[target])
+
+    def _exact_comparison(self, original: cst.Comparison, updated: cst.Comparison) -> cst.BaseExpression | None:
+        """A Python int against a Python float compares exact values, as CPython does (2**53 + 1 > 2.0**53);
+        Numba converts the int to a float first. `int_float_cmp(i, f)` (runtime/pymath.py) is the sign of
+        i - f, nan when f is: compared with 0.0, it answers every operator as CPython does. Not needed when
+        the conversion is exact: an int literal below 2**53, or a float literal below 2**53 (a rounded int
+        stays on its side of it)."""
+        sides = [original.left, original.comparisons[0].comparator]
+        kinds = [self.types.of(s) for s in sides]
+        if not self.python_math or sorted(map(str, kinds)) != ["float", "int"]:
+            return None
+        literal = sides[0] if isinstance(sides[0], cst.Integer | cst.Float) else \
+            sides[1] if isinstance(sides[1], cst.Integer | cst.Float) else None
+        if literal is not None and abs(float(literal.evaluated_value)) < 2.0**53:
+            return None
+        i, f = (0, 1) if kinds[0] == Scalar("int64", True) else (1, 0)
+        new = [updated.left, updated.comparisons[0].comparator]
+        bare = [n.with_changes(lpar=[], rpar=[]) for n in new]
+        sign = cst.Call(cst.Name(self.intrinsic("cuvil.runtime.pymath", "int_float_cmp")),
+                        [cst.Arg(bare[i]), cst.Arg(bare[f])])
+        zero = cst.Float("0.0")
+        left, right = (sign, zero) if i == 0 else (zero, sign)  # f < i  <=>  0 < sign(i - f)
         target = updated.comparisons[0].with_changes(comparator=right)
         return updated.with_changes(left=left, comparisons=[target])
 
@@ -193,6 +220,9 @@ class Casts(cst.CSTTransformer):
         if refused is not None:
             return refused
         if isinstance(original.operator, cst.Minus | cst.BitInvert):
+            if self.types.of(original.expression) == Scalar("bool", True):  # ~True == -2: Python's bool is an int
+                operand = cst.Call(cst.Name("int"), [cst.Arg(updated.expression.with_changes(lpar=[], rpar=[]))])
+                return updated.with_changes(expression=operand)
             return self._wrap(original, updated)
         return updated
 
@@ -243,6 +273,14 @@ class Casts(cst.CSTTransformer):
             vector = self._vector_math(_VECTOR_MATH[name], original)  # math.erf and math.tanh raise nothing
             if vector is not None:
                 return updated.with_changes(func=vector)
+        if name == "range" and any(isinstance(self.types.of(a.value), Scalar) and "float" in
+                                   self.types.of(a.value).dtype for a in original.args):  # type: ignore[union-attr]
+            check = self.intrinsic("cuvil.runtime.pyint", "as_index")
+            return updated.with_changes(args=[a.with_changes(value=cst.Call(cst.Name(check), [cst.Arg(a.value)]))
+                                              for a in updated.args])
+        if name == "round" and len(positional) == 2 and self.python_math \
+                and self.types.of(original.args[0].value) == Scalar("float64", True):  # CPython's exact rounding
+            return updated.with_changes(func=cst.Name(self.intrinsic("cuvil.runtime.pymath", "round_ndigits")))
         if name.startswith("math.") and positional:
             # CPython computes `math` in double whatever NumPy scalar it is given
             args = []

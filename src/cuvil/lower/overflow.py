@@ -1,5 +1,7 @@
-"""Python's int arithmetic (issue 10 §2): `+ - *` and unary `-` of Python ints (weak int64 in analysis/types.py)
-raise OverflowError when the true result does not fit in int64, where Numba wraps around silently.
+"""Python's int arithmetic (issue 10 §2): `+ - * ** << //`, unary `-` and abs() of Python ints (weak int64 in
+analysis/types.py) raise OverflowError when the true result does not fit in int64, where Numba wraps around
+silently; int(x) and round(x) of a float raise as Python does for nan (ValueError), infinities and values
+beyond int64 (OverflowError), where Numba's conversion gives -2**63 for all of them.
 
     r *= i                →  r = mul(r, i)             (runtime/pyint.py)
     out[i + 1] = k * n    →  out[i + 1] = mul(k, n)    (i + 1: a loop index plus a small constant, cannot)
@@ -29,6 +31,12 @@ _PYTHON_INT = Scalar("int64", True)
 _SMALL = 2**61
 _OPERATORS: dict[type, str] = {cst.Add: "add", cst.Subtract: "sub", cst.Multiply: "mul",
                                cst.AddAssign: "add", cst.SubtractAssign: "sub", cst.MultiplyAssign: "mul"}
+
+
+_SHIFTS: dict[type, str] = {cst.LeftShift: "lshift", cst.FloorDivide: "floordiv",
+                            cst.LeftShiftAssign: "lshift", cst.FloorDivideAssign: "floordiv"}
+_PY_POW = "cuvil.runtime.intrinsics.py_pow"
+_CONVERSIONS = {"int": "to_int", "round": "round_int"}
 
 
 class OverflowChecks(cst.CSTTransformer):
@@ -89,8 +97,33 @@ class OverflowChecks(cst.CSTTransformer):
                         abs(int(left.evaluated_value)) < 2**31 and abs(int(right.evaluated_value)) < 2**31)
         return not (self._small(left) and self._small(right))
 
+    def _other(self, op: str, left: cst.BaseExpression, right: cst.BaseExpression) -> bool:
+        """`<<` and `//` of Python ints that need the check: `//` only overflows for -2**63 // -1."""
+        if not self._python_ints(left, right):
+            return False
+        if op == "floordiv":
+            return not (isinstance(right, cst.Integer) or self._small(left))
+        return not (isinstance(left, cst.Integer) and int(left.evaluated_value) == 0)
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        name = self.types.calls.effect(original).name
+        args = [a.value for a in original.args]
+        if any(a.keyword is not None or a.star for a in original.args):
+            return updated
+        if name == _PY_POW and len(args) == 2 and self._python_ints(*args):
+            return self._call("power", *(a.value for a in updated.args))
+        if name == "abs" and len(args) == 1 and self._python_ints(*args) and not self._small(args[0]):
+            return self._call("absolute", updated.args[0].value)
+        kind = self.types.of(args[0]) if len(args) == 1 else None
+        if name in _CONVERSIONS and isinstance(kind, Scalar) and kind.dtype.startswith("float"):
+            return self._call(_CONVERSIONS[name], updated.args[0].value)
+        return updated
+
     def leave_BinaryOperation(self, original: cst.BinaryOperation,
                               updated: cst.BinaryOperation) -> cst.BaseExpression:
+        other = _SHIFTS.get(type(original.operator))
+        if other is not None and self._other(other, original.left, original.right):
+            return self._call(other, updated.left, updated.right).with_changes(lpar=updated.lpar, rpar=updated.rpar)
         op = _OPERATORS.get(type(original.operator))
         if op is None or not self._python_ints(original.left, original.right) \
                 or not self._needs(op, original.left, original.right):
@@ -107,7 +140,23 @@ class OverflowChecks(cst.CSTTransformer):
             return updated
         return self._call("neg", updated.expression).with_changes(lpar=updated.lpar, rpar=updated.rpar)
 
+    def _unwrapped(self, original: cst.BaseExpression,
+                   updated: cst.BaseExpression) -> tuple[cst.BaseExpression, cst.BaseExpression]:
+        """The value of `x op= v` without the in-place helpers compiler.py wraps it in (`inplace_value(x, v)`,
+        `pow_exponent(x, v)`), which change nothing for Python ints."""
+        if isinstance(original, cst.Call) and isinstance(updated, cst.Call) and len(original.args) == 2 \
+                and self.types.calls.effect(original).name.endswith((".inplace_value", ".pow_exponent")):
+            return original.args[1].value, updated.args[1].value
+        return original, updated
+
     def leave_AugAssign(self, original: cst.AugAssign, updated: cst.AugAssign) -> cst.BaseSmallStatement:
+        if isinstance(original.target, cst.Name):
+            value, new = self._unwrapped(original.value, updated.value)
+            other = _SHIFTS.get(type(original.operator))
+            if other is not None and self._other(other, original.target, value):
+                return cst.Assign([cst.AssignTarget(updated.target)], self._call(other, updated.target, new))
+            if isinstance(original.operator, cst.PowerAssign) and self._python_ints(original.target, value):
+                return cst.Assign([cst.AssignTarget(updated.target)], self._call("power", updated.target, new))
         op = _OPERATORS.get(type(original.operator))
         if op is None or not isinstance(original.target, cst.Name) or original.target.value in self.counters \
                 or not self._python_ints(original.target, original.value) \

@@ -9,7 +9,8 @@ half is rounded (`round_f16`: to the nearest half, ties to even, then widened ag
 compute too, so results agree bit for bit.
 
 The conversions are integer code with selects, no branches, so LLVM vectorizes a loop of them; on a CPU with
-F16C, fp16 uses the hardware conversions instead, with NumPy's NaN bits selected in (bench/precision.py); `x.view` of a value written as `np.<dtype>(...)` compiles to a bitcast (runtime/vmath.py
+F16C, fp16 uses the hardware conversions instead, with NumPy's NaN bits selected in (bench/precision.py).
+`x.view` of a value written as `np.<dtype>(...)` compiles to a bitcast (runtime/vmath.py
 says why no llvmlite intrinsic is needed for that). Rounding to a subnormal half adds 0.5 in float32, whose
 unit in the last place is exactly half's smallest subnormal, so the FPU does the round-to-nearest-even.
 

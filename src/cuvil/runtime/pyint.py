@@ -9,10 +9,11 @@ The plain-Python functions are the meaning, for running without Numba.
 
 from __future__ import annotations
 
+import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
-from numba.extending import intrinsic, overload
+from numba.extending import intrinsic, overload, register_jitable
 
 MESSAGE = ("int64 overflow: Python would give an int wider than 64 bits here; compute in float, or pass "
            "overflow=\"wrap\" to cuvil.jit for Numba's wrap-around")
@@ -103,3 +104,149 @@ def _neg(a, test=False):
         return value
 
     return impl
+
+
+# `a ** b`, `a << b`, `a // b`, abs(a) of Python ints, and int(x) / round(x) of a float, which Python answers
+# with an int of any size: outside int64 they raise, where Numba wraps (or, for an out-of-range float, returns
+# whatever the conversion instruction gives: -2**63 for nan, inf and 1e30 alike).
+_NEGATIVE_POWER = "integer ** negative integer gives a float in Python; write float(base) ** exp"
+_ZERO_POWER = "0.0 cannot be raised to a negative power"
+
+
+def power(a, b):
+    if b < 0:
+        if a == 0:
+            raise ZeroDivisionError(_ZERO_POWER)
+        raise ValueError(_NEGATIVE_POWER)
+    return _fits(a**b)
+
+
+def lshift(a, b):
+    if b < 0:
+        raise ValueError("negative shift count")
+    return _fits(a << b)
+
+
+def floordiv(a, b):
+    return _fits(a // b)
+
+
+def absolute(a):
+    return _fits(abs(a))
+
+
+def to_int(x):
+    return _fits(int(x))
+
+
+def round_int(x):
+    return _fits(round(x))
+
+
+@overload(power, jit_options={"nogil": True})
+def _power(a, b):
+    mul = _OPS["mul"]
+
+    def impl(a, b):
+        if b < 0:
+            if a == 0:
+                raise ZeroDivisionError(_ZERO_POWER)
+            raise ValueError(_NEGATIVE_POWER)
+        result, base, e = 1, a, b
+        while e > 0:  # by squaring; a square that overflows means the result does (|a| >= 2)
+            if e & 1:
+                result, over = mul(result, base)
+                if over:
+                    raise OverflowError(MESSAGE)
+            e >>= 1
+            if e > 0:
+                base, over = mul(base, base)
+                if over:
+                    raise OverflowError(MESSAGE)
+        return result
+
+    return impl
+
+
+@overload(lshift, jit_options={"nogil": True})
+def _lshift(a, b):
+    def impl(a, b):
+        if b < 0:
+            raise ValueError("negative shift count")
+        if a == 0:
+            return 0
+        if b >= 63:
+            raise OverflowError(MESSAGE)
+        result = a << b
+        if (result >> b) != a:
+            raise OverflowError(MESSAGE)
+        return result
+
+    return impl
+
+
+@overload(floordiv, jit_options={"nogil": True}, inline="always")
+def _floordiv(a, b):
+    def impl(a, b):
+        if b == -1 and a == _MIN:
+            raise OverflowError(MESSAGE)
+        return a // b
+
+    return impl
+
+
+@overload(absolute, jit_options={"nogil": True}, inline="always")
+def _absolute(a):
+    def impl(a):
+        if a == _MIN:
+            raise OverflowError(MESSAGE)
+        return abs(a)
+
+    return impl
+
+
+_TOO_BIG = 9.223372036854775807e18  # 2**63 as a float: every float below it in magnitude fits in int64
+
+
+@register_jitable(nogil=True)
+def _checked_int(x):
+    if x != x:
+        raise ValueError("cannot convert float NaN to integer")
+    if x == np.inf or x == -np.inf:
+        raise OverflowError("cannot convert float infinity to integer")
+    if not -_TOO_BIG <= x < _TOO_BIG:
+        raise OverflowError(MESSAGE)
+    return np.int64(x)
+
+
+@overload(to_int, jit_options={"nogil": True})
+def _to_int(x):
+    if isinstance(x, types.Float):
+        return lambda x: _checked_int(x)
+    return lambda x: int(x)
+
+
+@overload(round_int, jit_options={"nogil": True})
+def _round_int(x):
+    if isinstance(x, types.Float):
+        return lambda x: _checked_int(np.round(x))  # NumPy's round is half-to-even, as Python's round()
+    return lambda x: round(x)
+
+
+def as_index(x):
+    """range()'s argument: a float is a TypeError in Python, where Numba truncates it (range(2.5): 0, 1)."""
+    if isinstance(x, float):
+        raise TypeError(f"'{type(x).__name__}' object cannot be interpreted as an integer")
+    return x
+
+
+@overload(as_index, jit_options={"nogil": True})
+def _as_index(x):
+    if isinstance(x, types.Float):
+        def impl(x):
+            if x == x or x != x:  # always; a bare raise would leave the function without an int type
+                raise TypeError("'float' object cannot be interpreted as an integer")
+            return np.int64(0)
+
+        return impl
+    return lambda x: x

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
-from numba.extending import overload
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic, overload
 
 from ..library.numpy import DOMAINS
 
@@ -65,3 +67,85 @@ _register(exp, lambda v: _EXP < v < math.inf)
 _register(expm1, lambda v: _EXP < v < math.inf)
 _register(cosh, lambda v: _HYPERBOLIC < abs(v) < math.inf)
 _register(sinh, lambda v: _HYPERBOLIC < abs(v) < math.inf)
+
+
+def round_ndigits(x, n):
+    """CPython's round(x, n) of a float: the double nearest to x's exact value rounded to n decimals."""
+    return round(x, n)
+
+
+_POW10 = tuple(float(10**k) for k in range(23))  # every one exact in a double
+
+
+@overload(round_ndigits, jit_options={"nogil": True})
+def _round_ndigits(x, n):
+    """Numba's round(x, n) scales by 10**n in floating point, so 2.675 (2.67499999...) rounds up to 2.68:
+    CPython decides on the exact value. Here the scaled value's rounding error is recovered exactly with an
+    FMA, so the half-way test is exact; the result is one correctly rounded division (or product), as
+    CPython's conversion of the decimal result is. Beyond 22 digits either way 10**n is not exact: Numba's."""
+    if not isinstance(x, types.Float):
+        return None
+    powers = _POW10
+
+    def impl(x, n):
+        v = float(x)
+        if not math.isfinite(v) or v == 0.0 or n > 22 or n < -22:
+            return v if n > 22 or not math.isfinite(v) or v == 0.0 else round(v, n)
+        s = powers[n] if n >= 0 else powers[-n]
+        if n >= 0:
+            p = v * s
+            err = _fma(v, s, -p)  # v * s == p + err exactly
+        else:
+            p = v / s
+            err = _fma(-p, s, v) / s  # v / s == p + err (the remainder is exact; its quotient's sign is)
+        if abs(p) >= 4503599627370496.0:  # 2**52: p is an integer already
+            return v
+        f = math.floor(p)
+        d = (p - f - 0.5) + err  # the sign of (exact value - f - 1/2)
+        r = f + 1.0 if d > 0.0 or (d == 0.0 and f % 2.0 != 0.0) else f
+        out = r / s if n >= 0 else r * s
+        return math.copysign(out, v) if out == 0.0 else out
+
+    return impl
+
+
+@intrinsic
+def _fma(typingctx, a, b, c):
+    if not all(isinstance(t, types.Float) for t in (a, b, c)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        d = ir.DoubleType()
+        fn = builder.module.declare_intrinsic("llvm.fma", [d], ir.FunctionType(d, [d, d, d]))
+        wide = [context.cast(builder, v, t, types.float64) for v, t in zip(args, signature.args)]
+        return builder.call(fn, wide)
+
+    return types.float64(a, b, c), codegen
+
+
+def int_float_cmp(i, f):
+    """The sign of i - f for a Python int and a float, exactly (nan when f is nan): CPython's comparison."""
+    if f != f:
+        return math.nan
+    return float((i > f) - (i < f))
+
+
+_TWO63 = 9.223372036854775808e18
+
+
+@overload(int_float_cmp, jit_options={"nogil": True})
+def _int_float_cmp(i, f):
+    def impl(i, f):
+        if f != f:
+            return math.nan
+        if f >= _TWO63:
+            return -1.0
+        if f < -_TWO63:
+            return 1.0
+        t = np.int64(f)  # truncated: exact, as |f| < 2**63
+        if i != t:
+            return 1.0 if i > t else -1.0
+        rest = f - float(t)  # f's fraction, exact
+        return -1.0 if rest > 0.0 else 1.0 if rest < 0.0 else 0.0
+
+    return impl
