@@ -46,6 +46,7 @@ class OverflowChecks(cst.CSTTransformer):
         self.bounded: list[set[str]] = [set(trusted)]  # per enclosing loop: the names known to be small
         self.indices: set[int] = set()  # ids of the index expressions of array subscripts
         self.counters: set[str] = set()
+        self.counts = {"checked": 0, "elided": 0}  # Python-int operations, for cuvil.explain (issue 10 §4)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.counters = _counters(node)
@@ -89,6 +90,7 @@ class OverflowChecks(cst.CSTTransformer):
         return all(self.types.of(n) == _PYTHON_INT for n in nodes)
 
     def _call(self, op: str, *operands: cst.BaseExpression) -> cst.Call:
+        self.counts["checked"] += 1
         return cst.Call(cst.Name(self.intrinsic(MODULE, op)), [cst.Arg(o) for o in operands])
 
     def _needs(self, op: str, left: cst.BaseExpression, right: cst.BaseExpression) -> bool:
@@ -125,12 +127,13 @@ class OverflowChecks(cst.CSTTransformer):
         if other is not None and self._other(other, original.left, original.right):
             return self._call(other, updated.left, updated.right).with_changes(lpar=updated.lpar, rpar=updated.rpar)
         op = _OPERATORS.get(type(original.operator))
-        if op is None or not self._python_ints(original.left, original.right) \
-                or not self._needs(op, original.left, original.right):
+        if op is None or not self._python_ints(original.left, original.right):
             return updated
-        if id(original) in self.indices and op in ("add", "sub") and isinstance(original.right, cst.Integer) \
-                and int(original.right.evaluated_value) < _SMALL:
-            return updated  # an index: its bounds check raises if it wrapped around
+        if not self._needs(op, original.left, original.right) or (
+                id(original) in self.indices and op in ("add", "sub") and isinstance(original.right, cst.Integer)
+                and int(original.right.evaluated_value) < _SMALL):  # an index: its bounds check raises if wrapped
+            self.counts["elided"] += 1
+            return updated
         return self._call(op, updated.left, updated.right).with_changes(lpar=updated.lpar, rpar=updated.rpar)
 
     def leave_UnaryOperation(self, original: cst.UnaryOperation,
@@ -158,9 +161,11 @@ class OverflowChecks(cst.CSTTransformer):
             if isinstance(original.operator, cst.PowerAssign) and self._python_ints(original.target, value):
                 return cst.Assign([cst.AssignTarget(updated.target)], self._call("power", updated.target, new))
         op = _OPERATORS.get(type(original.operator))
-        if op is None or not isinstance(original.target, cst.Name) or original.target.value in self.counters \
-                or not self._python_ints(original.target, original.value) \
-                or not self._needs(op, original.target, original.value):
+        if op is None or not isinstance(original.target, cst.Name) \
+                or not self._python_ints(original.target, original.value):
+            return updated
+        if original.target.value in self.counters or not self._needs(op, original.target, original.value):
+            self.counts["elided"] += 1
             return updated
         return cst.Assign([cst.AssignTarget(updated.target)], self._call(op, updated.target, updated.value))
 

@@ -118,20 +118,24 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     overflow = functools.partial(OverflowChecks, boundscheck=options.boundscheck)
     cpu = options.target != "cuda"  # the CUDA target has no device twins of runtime/pyint.py yet
     checks = [overflow] * (options.overflow == "raise" and cpu) + [BoundsChecks] * options.boundscheck
+    counts: dict[str, dict[str, int]] = {}  # per function: what the checks did, for cuvil.explain
     for check in checks:  # Python's errors (issue 10), each pass on code typed anew
         with stage("analyze"):
             checked = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, halves)
         with stage("codegen"):
             for name, types in checked.items():
                 trusted = all_names(functions[name]) - before[name]  # the lowering's own names
-                functions[name] = functions[name].visit(check(types, intrinsic, trusted))  # type: ignore
+                rewrite = check(types, intrinsic, trusted)
+                functions[name] = functions[name].visit(rewrite)  # type: ignore
+                kind = "bounds" if isinstance(rewrite, BoundsChecks) else "int"
+                counts.setdefault(name, {}).update({f"{kind} {k}": v for k, v in rewrite.counts.items()})
         globals = program.globals()
     result = ""
     if halves:
         with stage("analyze"):
             typed = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, halves)
-            kind = _returned(functions[entry], typed[entry]) if entry in typed else UNKNOWN
-            result = precision.result(kind)
+            returned = _returned(functions[entry], typed[entry]) if entry in typed else UNKNOWN
+            result = precision.result(returned)
         with stage("codegen"):
             for name, types in typed.items():
                 functions[name] = functions[name].visit(half.Values(  # type: ignore[assignment]
@@ -147,8 +151,20 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
         plans = {name: build_plan(name, fn, analyses[name].loops, retyped.get(name), analyses[name].aliases)
                  for name, fn in functions.items()}
     words = [f"{name} {d.describe()}" for name in functions for d in analyses[name].loops]
+    words += [_checks_in_words(name, c) for name, c in counts.items() if any(c.values())]
     writes = tuple(params[k] for k in sorted(analyses[entry].summary.writes))
     return Lowered(plans, words, writes, result)
+
+
+def _checks_in_words(name: str, c: dict[str, int]) -> str:
+    """What Python's error checks cost a function, as cuvil.explain shows it (issue 10 §4)."""
+    parts = []
+    if "bounds checked" in c:
+        parts.append(f"{c['bounds checked']} index checks, {c['bounds hoisted']} hoisted out of loops, "
+                     f"{c['bounds proved']} proved in bounds and removed")
+    if "int checked" in c:
+        parts.append(f"{c['int checked']} Python-int checks, {c['int elided']} proved unneeded and removed")
+    return f"checks {name}: " + "; ".join(parts)
 
 
 def _holds_half(fn: cst.FunctionDef, types: Types) -> bool:

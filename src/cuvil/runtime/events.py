@@ -104,7 +104,7 @@ class Explanation:
             number = len(self.guards) - n
             lines.append(f"variant #{number}{' (newest, checked first)' if n == 0 else ''}: " + "; ".join(items))
             loops = self.loops[n] if n < len(self.loops) else []
-            lines += [f"  loop {text}" for text in loops]
+            lines += [f"  {text}" if text.startswith("checks ") else f"  loop {text}" for text in loops]
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
