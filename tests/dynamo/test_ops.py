@@ -105,3 +105,14 @@ def test_bias_gelu_residual_any_shape(rows, cols, seed):
     b = torch.randn(cols, generator=g)
     with torch.no_grad():
         torch.testing.assert_close(_compiled_bias_gelu(x, b, r), bias_gelu_residual(x, b, r), atol=1e-6, rtol=1e-5)
+
+
+def test_softmax_computes_exp_once_per_element():
+    """The sum's loop keeps exp(x - max) in the output and the last loop divides it there (as torch does)."""
+    compiled = torch.compile(lambda x: torch.softmax(x, -1), backend="cuvil")
+    x = torch.randn(3, 10)
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(x), torch.softmax(x, -1))
+    (fused,) = cd.explain().fused
+    assert fused.source.count("exp_f32(") == 1
+    assert "t_exp = out0[r, c]" in fused.source

@@ -42,6 +42,8 @@ from . import ops
 _MATH = re.compile(r"\b(exp|log|tanh|sigmoid|erf)\(")
 _WIDEN = {"float16": "f16_to_f32", "bfloat16": "bf16_to_f32"}
 _NARROW = {"float16": "f16", "bfloat16": "bf16"}
+_COSTLY = {ops.aten.exp.default, ops.aten.log.default, ops.aten.tanh.default, ops.aten.sigmoid.default,
+           ops.aten.erf.default, ops.aten.gelu.default, ops.aten.silu.default, ops.aten.pow.Tensor_Tensor}
 
 
 def compute_type(dtype: torch.dtype) -> str:
@@ -223,8 +225,9 @@ class _Writer:
         suffix = "f64" if ct == "float64" else "f32"
         return _MATH.sub(lambda m: f"{m.group(1)}_{suffix}(", expr)
 
-    def closure(self, targets: list[torch.fx.Node], done: set[torch.fx.Node]) -> list[cst.BaseStatement]:
-        """Statements computing `targets` and what they need, skipping the values in `done` (row values)."""
+    @staticmethod
+    def needed(targets: list[torch.fx.Node], done: set[torch.fx.Node],
+               leaves: Any = ()) -> set[torch.fx.Node]:
         need: set[torch.fx.Node] = set()
         stack = list(targets)
         while stack:
@@ -232,16 +235,51 @@ class _Writer:
             if n in done or n in need:
                 continue
             need.add(n)
-            if n.op == "call_function":
+            if n.op == "call_function" and n not in leaves:
                 stack += [a for a in n.args if isinstance(a, torch.fx.Node)]
+        return need
+
+    def closure(self, targets: list[torch.fx.Node], done: set[torch.fx.Node], stash: Any = None,
+                loaded: Any = None) -> list[cst.BaseStatement]:
+        """Statements computing `targets` and what they need, skipping the values in `done` (row values);
+        `stash`: values also written to an output (its element is this row's own), `loaded`: values read
+        back from there instead of computed again."""
+        stash, loaded = stash or {}, loaded or {}
+        need = self.needed(targets, done, loaded)
         out = []
         for n in self.b.params + self.b.body:
             if n in need:
+                if n in loaded:
+                    out.append(self.assign(self.names[n], f"{loaded[n]}[r, c]"))
+                    continue
                 if n.op == "call_function" and not isinstance(ops.TABLE.get(n.target), ops.Elementwise):
                     raise L.NotFusable(f"{n.target} is needed inside a loop before its reduction is done")
                 out.append(self.assign(self.names[n], self.value(n)))
+                if n in stash:
+                    out.append(_stmt(f"{stash[n]}[r, c] = {self.names[n]}"))
                 done.add(n)
         return out
+
+    def stashes(self, outputs: list[torch.fx.Node], top: int, rows: set[torch.fx.Node]) -> dict[torch.fx.Node, str]:
+        """Values the last reduction loop computes with a transcendental that the output loop needs again: the
+        loop writes each into an output it feeds (same dtype, this row's own elements) and the output loop
+        reads it back, as torch's softmax keeps exp(x - max) in its output (one exp per element, not two)."""
+        b = self.b
+        last = self.needed([n.args[0] for n in b.body if isinstance(ops.TABLE.get(n.target), ops.Reduction)
+                            and b.level[n] == top], rows)
+        order = {n: k for k, n in enumerate(b.body)}
+        found: dict[torch.fx.Node, str] = {}
+        for k, o in enumerate(outputs):
+            if b.cls[o] != L.FULL or b.dtype(o) not in (torch.float32, torch.float64):
+                continue
+            feeds = self.needed([o], rows)
+            costly = [n for n in feeds & last if n.op == "call_function" and b.cls[n] == L.FULL
+                      and n not in found
+                      and any(m.target in _COSTLY for m in self.needed([n], rows))
+                      and b.ct[n] == compute_type(b.dtype(o))]
+            if costly:
+                found[max(costly, key=order.__getitem__)] = f"out{k}"
+        return found
 
     def store(self, k: int, n: torch.fx.Node) -> cst.BaseStatement:
         b = self.b
@@ -258,21 +296,23 @@ class _Writer:
         done: set[torch.fx.Node] = set()
         body: list[cst.BaseStatement] = []
         top = max(b.level.values(), default=0)
+        stash = self.stashes(outputs, top, rows) if top else {}
         for level in range(top + 1):
             if level:
-                body += self.reductions(level, done)
+                body += self.reductions(level, done, stash if level == top else None)
             ready = [n for n in b.params + b.body if n in rows and b.level[n] == level and n not in done
                      and not isinstance(ops.TABLE.get(n.target), ops.Reduction)]
             for n in ready:
                 body += self.closure([n], done)
         full = [(k, o) for k, o in enumerate(outputs) if b.cls[o] == L.FULL]
         if full:
-            inner = self.closure([o for _, o in full], set(done)) + [self.store(k, o) for k, o in full]
+            inner = self.closure([o for _, o in full], set(done), loaded=stash)
+            inner += [self.store(k, o) for k, o in full]
             body.append(_loop("c", "C", inner))
         body += [self.store(k, o) for k, o in enumerate(outputs) if b.cls[o] != L.FULL]
         return _loop("r", "R", body)
 
-    def reductions(self, level: int, done: set[torch.fx.Node]) -> list[cst.BaseStatement]:
+    def reductions(self, level: int, done: set[torch.fx.Node], stash: Any = None) -> list[cst.BaseStatement]:
         """One column loop for every reduction finishing at `level` (a var's mean finishes a level earlier)."""
         b = self.b
         parts: list[tuple[torch.fx.Node, str, str, str]] = []  # node, accumulator, op, what it adds
@@ -296,7 +336,7 @@ class _Writer:
             ct = b.ct[n.args[0]]
             init = {"max": -math.inf, "min": math.inf}.get(op, 0.0)
             out.append(self.assign(acc, literal(init, ct)))
-        inner = self.closure([n.args[0] for n, *_ in parts], set(done))  # type: ignore[misc]
+        inner = self.closure([n.args[0] for n, *_ in parts], set(done), stash)  # type: ignore[misc]
         for _n, acc, op, add in parts:
             if op in ("max", "min"):
                 inner.append(self.assign(acc, f"{'maximum' if op == 'max' else 'minimum'}({acc}, {add})"))

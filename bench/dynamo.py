@@ -1,0 +1,137 @@
+"""torch.compile(backend="cuvil") against eager PyTorch and backend="inductor" on CPU tensors (issue 14): a GELU +
+bias + residual chain, a LayerNorm and a softmax over the last dim, float32.
+
+Compile time is the first call's wall time after `torch._dynamo.reset()`, in this process, with empty caches
+(both Cuvil's and inductor's cache folders are fresh temporary directories, set before torch is imported): the
+cold cost a user meets once per model and machine. `--warm` runs again with the caches the cold run filled (a new
+process, as a user's second session). Steady state is the median over `--runs` runs of the mean time of `--calls`
+calls, backends interleaved within each run, so the load of the shared machine falls on all of them alike.
+Ratios are against inductor in the same run. Writes bench/dynamo.json and prints a markdown table.
+
+    python bench/dynamo.py [--rows 2048 --cols 1024 --runs 7 --calls 20 --threads 1] [--warm CACHE_DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def _caches(folder: str | None) -> str:
+    root = folder or tempfile.mkdtemp(prefix="cuvil-bench-dynamo-")
+    os.environ["CUVIL_CACHE_DIR"] = os.path.join(root, "cuvil")
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(root, "inductor")
+    return root
+
+
+def cases(rows: int, cols: int):  # noqa: ANN201 - torch is imported after the cache folders are set
+    import torch
+    import torch.nn.functional as F
+
+    g = torch.Generator().manual_seed(0)
+
+    def gelu_bias_residual(x, b, r):
+        return F.gelu(x + b) + r
+
+    def layer_norm(x, w, b):
+        return F.layer_norm(x, (x.shape[-1],), w, b)
+
+    def softmax(x):
+        return torch.softmax(x, -1)
+
+    x, r = torch.randn(rows, cols, generator=g), torch.randn(rows, cols, generator=g)
+    w, b = torch.randn(cols, generator=g), torch.randn(cols, generator=g)
+    return {"gelu+bias+residual": (gelu_bias_residual, (x, b, r)), "layer_norm": (layer_norm, (x, w, b)),
+            "softmax": (softmax, (x,))}
+
+
+def _mean_call(fn, args, calls: int) -> float:
+    start = time.perf_counter()
+    for _ in range(calls):
+        fn(*args)
+    return (time.perf_counter() - start) / calls
+
+
+def measure(rows: int, cols: int, runs: int, calls: int) -> dict:
+    import torch
+
+    torch.set_grad_enabled(False)
+    results: dict = {}
+    for name, (fn, args) in cases(rows, cols).items():
+        compiled = {"eager": fn}
+        compile_s = {}
+        for backend in ("cuvil", "inductor"):
+            torch._dynamo.reset()
+            c = torch.compile(fn, backend=backend, dynamic=False)
+            start = time.perf_counter()
+            out = c(*args)
+            compile_s[backend] = time.perf_counter() - start
+            torch.testing.assert_close(out, fn(*args), atol=1e-5, rtol=1e-4)
+            compiled[backend] = c
+        for c in compiled.values():  # warm up every path once more before timing
+            c(*args)
+        times: dict[str, list[float]] = {k: [] for k in compiled}
+        for _ in range(runs):
+            for backend, c in compiled.items():
+                times[backend].append(_mean_call(c, args, calls))
+        steady = {k: statistics.median(v) for k, v in times.items()}
+        results[name] = {"steady_ms": {k: v * 1e3 for k, v in steady.items()},
+                         "compile_s": compile_s,
+                         "speedup_vs_inductor": steady["inductor"] / steady["cuvil"],
+                         "speedup_vs_eager": steady["eager"] / steady["cuvil"],
+                         "compile_fraction_of_inductor": compile_s["cuvil"] / compile_s["inductor"]}
+    return results
+
+
+def table(results: dict) -> str:
+    lines = ["| case | eager ms | inductor ms | cuvil ms | cuvil vs inductor | cuvil vs eager | compile cuvil s "
+             "| compile inductor s | cuvil / inductor compile |", "|---|---|---|---|---|---|---|---|---|"]
+    for name, r in results.items():
+        s, c = r["steady_ms"], r["compile_s"]
+        lines.append(f"| {name} | {s['eager']:.3f} | {s['inductor']:.3f} | {s['cuvil']:.3f} | "
+                     f"{r['speedup_vs_inductor']:.2f}x | {r['speedup_vs_eager']:.2f}x | {c['cuvil']:.2f} | "
+                     f"{c['inductor']:.2f} | {r['compile_fraction_of_inductor']:.2f} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rows", type=int, default=2048)
+    parser.add_argument("--cols", type=int, default=1024)
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--calls", type=int, default=20)
+    parser.add_argument("--warm", default=None, help="a cache folder a previous run filled (printed at its end)")
+    parser.add_argument("--label", default="cold")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="torch's and Numba's threads (1 on a shared machine: a descheduled worker stalls both)")
+    args = parser.parse_args()
+    root = _caches(args.warm)
+    import numba
+    import torch
+
+    torch.set_num_threads(args.threads)
+    numba.set_num_threads(args.threads)
+
+    results = measure(args.rows, args.cols, args.runs, args.calls)
+    record = {"label": args.label if not args.warm else "warm", "rows": args.rows, "cols": args.cols,
+              "runs": args.runs, "calls": args.calls, "threads": torch.get_num_threads(),
+              "torch": torch.__version__, "python": sys.version.split()[0], "machine": platform.machine(),
+              "results": results}
+    path = HERE / "dynamo.json"
+    previous = json.loads(path.read_text()) if path.exists() else []
+    path.write_text(json.dumps([*previous, record], indent=1) + "\n")
+    print(table(results))
+    print(f"caches: {root}")
+
+
+if __name__ == "__main__":
+    main()
