@@ -10,6 +10,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
+import sys
 from typing import Any
 
 from .errors import (
@@ -70,10 +71,16 @@ def jit(fn: Any = None, **options: Any) -> Any:
 
 
 def explain(fn: Any) -> Any:
-    """Compile history of a jitted function: `.compiles` (CompileEvent list), `.guards`; printable."""
+    """Compile history of a jitted function: `.compiles` (CompileEvent list), `.guards`; printable. For a torch
+    model compiled with backend="cuvil": its graphs' fused partitions and the ops left to torch, with why."""
     from .inspect.explained import Explained  # prints each variant's fingerprint (issue 17)
 
     if not getattr(fn, "__cuvil_jit__", False):
+        torch = sys.modules.get("torch")
+        if torch is not None and isinstance(fn, torch.nn.Module):  # compiled with backend="cuvil" (issue 14)
+            from .dynamo import explain as _explain_model
+
+            return _explain_model(fn)
         raise TypeError(f"cuvil.explain takes a function made by cuvil.jit, not {type(fn).__name__}")
     return Explained(fn.py_func.__qualname__, list(fn.compile_events), fn.guards(), fn.loops(), fn=fn)
 

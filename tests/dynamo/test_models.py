@@ -7,6 +7,7 @@ import pytest
 torch = pytest.importorskip("torch")
 nn = torch.nn
 
+import cuvil  # noqa: E402
 import cuvil.dynamo as cd  # noqa: E402
 from cuvil.dynamo.compiled import COUNTS  # noqa: E402
 
@@ -55,6 +56,9 @@ def test_sequential_gelu_layernorm_softmax_matches_eager(dtype):
     compiled, graphs = _run(model, lambda b: torch.randn(b, 12), dtype, dynamic=None)
     assert graphs == [1, 2, 2, 2]  # batch 1 static, then one graph for 7, 32 and 33
     report = cd.explain(compiled)
+    assert cuvil.explain(compiled).graphs == report.graphs == cuvil.explain(model).graphs
+    text = str(report)
+    assert "fused fused_" in text and "torch call addmm.default: not an elementwise operation" in text
     for graph in report.graphs:
         fused = sorted(f.ops for f in graph.fused)
         assert len(fused) == 2  # the GELU; LayerNorm and Softmax together in one nest
@@ -76,7 +80,7 @@ def test_grad_graph_runs_eager_with_one_warning():
     model = nn.Sequential(nn.Linear(8, 8), nn.GELU())
     compiled = torch.compile(model, backend="cuvil")
     x = torch.randn(4, 8)
-    with pytest.warns(cd_warning(), match="requires grad") as caught:
+    with pytest.warns(cuvil.PerformanceWarning, match="requires grad") as caught:
         y = compiled(x)
         compiled(x)
     assert len([w for w in caught if "requires grad" in str(w.message)]) == 1
@@ -84,8 +88,3 @@ def test_grad_graph_runs_eager_with_one_warning():
     (report,) = cd.explain(compiled).graphs
     assert report.eager.startswith("the graph requires grad") and not report.fused
 
-
-def cd_warning():
-    import cuvil
-
-    return cuvil.PerformanceWarning

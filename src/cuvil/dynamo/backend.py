@@ -123,7 +123,12 @@ def cuvil_backend(gm: torch.fx.GraphModule, example_inputs: Sequence[Any]) -> An
         started = time.perf_counter()
         report = GraphReport(_next_id(), parameters)
         record(report)
-        result = fuse(aten_gm, report)
+        try:
+            result = fuse(aten_gm, report)
+        except Exception as e:  # noqa: BLE001 - a bug of ours must not stop the model: torch runs the graph
+            report.eager = f"the backend failed ({type(e).__name__}: {e}); the aten graph runs in eager PyTorch"
+            warnings.warn(f"cuvil: {report.eager}. Please report it.", PerformanceWarning, stacklevel=2)
+            result = aten_gm
         report.seconds = time.perf_counter() - started
         return make_boxed_func(result.forward)
 
