@@ -116,3 +116,21 @@ def test_softmax_computes_exp_once_per_element():
     (fused,) = cd.explain().fused
     assert fused.source.count("exp_f32(") == 1
     assert "t_exp = out0[r, c]" in fused.source
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_large_tensors_split_over_threads_match_eager(threads):
+    """Over 32K elements the nest's rows (a flat loop's elements) are split into one chunk per torch thread."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        compiled = torch.compile(every_op, backend="cuvil", dynamic=True)
+        flat = torch.compile(lambda x, r: torch.tanh(x) * r + 1, backend="cuvil", dynamic=True)
+        x, y, b = torch.randn(301, 129), torch.randn(301, 129), torch.randn(129)
+        with torch.no_grad():
+            for g, w in zip(compiled(x, y, b), every_op(x, y, b)):
+                torch.testing.assert_close(g, w, **TOLERANCE[torch.float32])
+            torch.testing.assert_close(flat(x, y), torch.tanh(x) * y + 1)
+    finally:
+        torch.set_num_threads(before)
+    assert sorted(f.mode for f in cd.explain().fused) == ["flat", "rows"]

@@ -2,7 +2,8 @@
 
 No Python source of the user's sits in between: the partition's aten nodes are written straight into loop
 statements (libcst nodes), in the lowering's own Plan (lower/plan.py: a ParallelNest holding the loop and a
-LoopDecision that says why it is parallel), and codegen/cpu.py's `print_plan` prints it as a `prange` loop.
+LoopDecision that says why it is parallel), and codegen/cpu.py's `print_plan` prints it as a `prange` loop
+(run as row chunks on threads: dynamo/compiled.py).
 
     for r in numba.prange(R):              rows are independent: each writes its own outputs' row
         a0 = -inf                          reductions of level 1 (they read only inputs and level-0 values)
