@@ -134,3 +134,22 @@ def test_large_tensors_split_over_threads_match_eager(threads):
     finally:
         torch.set_num_threads(before)
     assert sorted(f.mode for f in cd.explain().fused) == ["flat", "rows"]
+
+
+def test_type_promotion_is_torchs():
+    """bfloat16 * float32 is float32, a 0-d float64 tensor does not widen a float32 one, a comparison of mixed
+    dtypes compares in the promoted type, a bfloat16 result narrows once at its store."""
+
+    def f(a, b, s):
+        return a * b + 1, (b + s) * 2, a > b, torch.exp(a.float()) + 0.5, a / 3
+
+    a, b, s = torch.randn(4, 6, dtype=torch.bfloat16), torch.randn(4, 6), torch.tensor(2.5, dtype=torch.float64)
+    compiled = torch.compile(f, backend="cuvil")
+    with torch.no_grad():
+        got, want = compiled(a, b, s), f(a, b, s)
+    assert [g.dtype for g in got] == [w.dtype for w in want] == [
+        torch.float32, torch.float32, torch.bool, torch.float32, torch.bfloat16]
+    for g, w in zip(got, want):
+        torch.testing.assert_close(g, w, atol=3e-7, rtol=3e-7)
+    (fused,) = cd.explain().fused
+    assert fused.mode == "flat" and "bf16(t_div)" in fused.source
