@@ -12,7 +12,7 @@ from typing import Any
 
 def backend(gm: Any, example_inputs: Any) -> Any:
     """The torch.compile backend: `torch.compile(model, backend="cuvil")` or `backend=cuvil.dynamo.backend`."""
-    from .backend import cuvil_backend
+    from .compiler import cuvil_backend
 
     return cuvil_backend(gm, example_inputs)
 
