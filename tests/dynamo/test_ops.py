@@ -155,3 +155,19 @@ def test_type_promotion_is_torchs():
         torch.testing.assert_close(g, w, atol=3e-7, rtol=3e-7)
     (fused,) = cd.explain().fused
     assert fused.mode == "flat" and "bf16(t_div)" in fused.source
+
+
+def test_gelu_feeding_layernorm_and_softmax_is_computed_once():
+    """Five column loops need the GELU: the first keeps it in the output, the next ones read it back (and the
+    LayerNorm's and exp's values replace it in turn), so erf and exp each run once per element."""
+
+    def f(x, w, b):
+        return torch.softmax(F.layer_norm(F.gelu(x), (x.shape[-1],), w, b), -1)
+
+    compiled = torch.compile(f, backend="cuvil")
+    x, w, b = torch.randn(5, 40), torch.randn(40), torch.randn(40)
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(x, w, b), f(x, w, b), atol=1e-6, rtol=1e-5)
+    (fused,) = cd.explain().fused
+    assert fused.source.count("erf_f32(") == 1 and fused.source.count("exp_f32(") == 1
+    assert fused.source.count("for c in range(C):") == 5

@@ -38,13 +38,11 @@ import torch.fx
 from ..cfg.dependence import LoopDecision
 from ..lower.plan import ParallelNest, Plan
 from . import layout as L
-from . import ops
+from . import ops, reuse
 
 _MATH = re.compile(r"\b(exp|log|tanh|sigmoid|erf)\(")
 _WIDEN = {"float16": "f16_to_f32", "bfloat16": "bf16_to_f32"}
 _NARROW = {"float16": "f16", "bfloat16": "bf16"}
-_COSTLY = {ops.aten.exp.default, ops.aten.log.default, ops.aten.tanh.default, ops.aten.sigmoid.default,
-           ops.aten.erf.default, ops.aten.gelu.default, ops.aten.silu.default, ops.aten.pow.Tensor_Tensor}
 
 
 def compute_type(dtype: torch.dtype) -> str:
@@ -261,26 +259,32 @@ class _Writer:
                 done.add(n)
         return out
 
-    def stashes(self, outputs: list[torch.fx.Node], top: int, rows: set[torch.fx.Node]) -> dict[torch.fx.Node, str]:
-        """Values the last reduction loop computes with a transcendental that the output loop needs again: the
-        loop writes each into an output it feeds (same dtype, this row's own elements) and the output loop
-        reads it back, as torch's softmax keeps exp(x - max) in its output (one exp per element, not two)."""
+    def loop_targets(self, level: int) -> list[torch.fx.Node]:
+        """What the column loop of `level` reduces (a var's mean is a level before its variance)."""
+        out = []
+        for n in self.b.body:
+            entry = ops.TABLE.get(n.target)
+            if isinstance(entry, ops.Reduction) and (self.b.level[n] == level or (
+                    entry.op in ("var", "var_mean") and self.b.level[n] - 1 == level)):
+                out.append(n.args[0])
+        return out
+
+    def reuse(self, outputs: list[torch.fx.Node], top: int, rows: set[torch.fx.Node]) -> tuple[Any, Any]:
         b = self.b
-        last = self.needed([n.args[0] for n in b.body if isinstance(ops.TABLE.get(n.target), ops.Reduction)
-                            and b.level[n] == top], rows)
-        order = {n: k for k, n in enumerate(b.body)}
-        found: dict[torch.fx.Node, str] = {}
-        for k, o in enumerate(outputs):
-            if b.cls[o] != L.FULL or b.dtype(o) not in (torch.float32, torch.float64):
-                continue
-            feeds = self.needed([o], rows)
-            costly = [n for n in feeds & last if n.op == "call_function" and b.cls[n] == L.FULL
-                      and n not in found
-                      and any(m.target in _COSTLY for m in self.needed([n], rows))
-                      and b.ct[n] == compute_type(b.dtype(o))]
-            if costly:
-                found[max(costly, key=order.__getitem__)] = f"out{k}"
-        return found
+        full = [(k, o) for k, o in enumerate(outputs) if b.cls[o] == L.FULL and b.dtype(o) in (torch.float32,
+                                                                                                  torch.float64)]
+        if not full or not top:
+            return {}, {}
+        k, o = full[0]
+        loops = [(level, self.loop_targets(level)) for level in range(1, top + 1)]
+        loops = [(level, t) for level, t in loops if t] + [(top + 1, [o for _, o in full])]
+
+        def candidate(n: torch.fx.Node) -> bool:
+            return n.op == "call_function" and b.cls[n] == L.FULL and b.ct[n] == compute_type(b.dtype(o)) \
+                and any(m.target in reuse.COSTLY for m in self.needed([n], rows))
+
+        return reuse.schedule(loops, candidate, f"out{k}", lambda t, leaves: self.needed(t, rows, leaves),
+                              {n: i for i, n in enumerate(b.body)})
 
     def store(self, k: int, n: torch.fx.Node) -> cst.BaseStatement:
         b = self.b
@@ -297,23 +301,24 @@ class _Writer:
         done: set[torch.fx.Node] = set()
         body: list[cst.BaseStatement] = []
         top = max(b.level.values(), default=0)
-        stash = self.stashes(outputs, top, rows) if top else {}
+        stash_at, load_at = self.reuse(outputs, top, rows)
         for level in range(top + 1):
             if level:
-                body += self.reductions(level, done, stash if level == top else None)
+                body += self.reductions(level, done, stash_at.get(level), load_at.get(level))
             ready = [n for n in b.params + b.body if n in rows and b.level[n] == level and n not in done
                      and not isinstance(ops.TABLE.get(n.target), ops.Reduction)]
             for n in ready:
                 body += self.closure([n], done)
         full = [(k, o) for k, o in enumerate(outputs) if b.cls[o] == L.FULL]
         if full:
-            inner = self.closure([o for _, o in full], set(done), loaded=stash)
+            inner = self.closure([o for _, o in full], set(done), loaded=load_at.get(top + 1))
             inner += [self.store(k, o) for k, o in full]
             body.append(_loop("c", "C", inner))
         body += [self.store(k, o) for k, o in enumerate(outputs) if b.cls[o] != L.FULL]
         return _loop("r", "R", body)
 
-    def reductions(self, level: int, done: set[torch.fx.Node], stash: Any = None) -> list[cst.BaseStatement]:
+    def reductions(self, level: int, done: set[torch.fx.Node], stash: Any = None,
+                   loaded: Any = None) -> list[cst.BaseStatement]:
         """One column loop for every reduction finishing at `level` (a var's mean finishes a level earlier)."""
         b = self.b
         parts: list[tuple[torch.fx.Node, str, str, str]] = []  # node, accumulator, op, what it adds
@@ -337,7 +342,7 @@ class _Writer:
             ct = b.ct[n.args[0]]
             init = {"max": -math.inf, "min": math.inf}.get(op, 0.0)
             out.append(self.assign(acc, literal(init, ct)))
-        inner = self.closure([n.args[0] for n, *_ in parts], set(done), stash)  # type: ignore[misc]
+        inner = self.closure([n.args[0] for n, *_ in parts], set(done), stash, loaded)  # type: ignore[misc]
         for _n, acc, op, add in parts:
             if op in ("max", "min"):
                 inner.append(self.assign(acc, f"{'maximum' if op == 'max' else 'minimum'}({acc}, {add})"))
