@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -167,3 +168,16 @@ def test_range_of_a_float_is_a_type_error(n):
     with pytest.raises(TypeError, match="'float' object cannot be interpreted as an integer"):
         cuvil.jit(count)(n)
     assert cuvil.jit(count)(4) == count(4) == 6
+
+
+def numpy_of_python_numbers(k):
+    return -np.sqrt(abs(k)), np.add(k, 1) * 2, (abs(k) + 1) ** -2
+
+
+def test_numpy_functions_of_python_numbers_are_numpy_scalars():
+    """np.sqrt(2) is NumPy's float64, not a Python int (negating it is not Python-int arithmetic), and a
+    Python int to a negative literal power is a float (found by the compile fuzzer)."""
+    fn = cuvil.jit(numpy_of_python_numbers)
+    for k in (3, -4, 2**40):
+        got, want = fn(k), numpy_of_python_numbers(k)
+        assert got == want  # (float64 and int64 results come back as Python numbers, as documented)

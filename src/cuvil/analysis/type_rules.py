@@ -68,6 +68,11 @@ _MATH_INTS = frozenset({"floor", "ceil", "trunc", "isqrt", "factorial", "gcd", "
 _MATH_BOOLS = frozenset({"isnan", "isinf", "isfinite", "isclose"})
 
 
+def _negative_literal(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) \
+        and isinstance(node.expression, cst.Integer) and int(node.expression.evaluated_value) > 0
+
+
 def _dtype_name(node: cst.BaseExpression | None, calls: Calls) -> str | None:
     """`np.float32`, `float`, `"float32"` as a dtype argument."""
     if node is None:
@@ -265,6 +270,8 @@ class Rules:
             return ufunc_result(base, kinds) if isinstance(getattr(np, base, None), np.ufunc) else \
                 kinds[0] if len(kinds) == 1 else UNKNOWN
         if name in _POWERS:  # Python's power for numbers, NumPy's for arrays and NumPy scalars
+            if len(args) == 2 and _negative_literal(args[1]) and self.of(args[0]) in (INT, BOOL):
+                return FLOAT  # `k ** -2` of a Python int is a float, and the literal says so before run time
             return ufunc_result("power", [self.of(a) for a in args[:2]])
         return self.builtin(name, args)
 
@@ -303,7 +310,7 @@ class Rules:
     def numpy(self, name: str, args: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression]) -> Type:
         ufunc = getattr(np, name, None)
         if isinstance(ufunc, np.ufunc):
-            return ufunc_result(name, [self.of(a) for a in args[:ufunc.nin]])
+            return ufunc_result(name, [self.of(a) for a in args[:ufunc.nin]], python=False)
         first = self.of(args[0]) if args else UNKNOWN
         if name in _SUMS | _MEANS | _KEEPS | _INDICES | _LOGICAL:
             return self.reduction(name, first, keywords)

@@ -97,8 +97,9 @@ def _python_kind(*types: Scalar) -> str:
     return _KIND_ORDER[max(_KIND_ORDER.index(t.dtype) for t in types)]
 
 
-def ufunc_result(name: str, operands: Sequence[Type]) -> Type:
-    """The result of `np.<name>(*operands)` (or the operator spelled by it), by NumPy's own resolution."""
+def ufunc_result(name: str, operands: Sequence[Type], python: bool = True) -> Type:
+    """The result of `np.<name>(*operands)` (or the operator spelled by it), by NumPy's own resolution. Python
+    numbers with Python numbers follow CPython (`python`) for an operator; `np.sqrt(2)` is NumPy's float64."""
     if not all(isinstance(t, Scalar | Array) for t in operands):
         return UNKNOWN
     ops: list[Scalar | Array] = [t for t in operands if isinstance(t, Scalar | Array)]
@@ -106,7 +107,7 @@ def ufunc_result(name: str, operands: Sequence[Type]) -> Type:
     if not isinstance(ufunc, np.ufunc) or len(ops) != ufunc.nin:
         return UNKNOWN
     ndim = max((t.ndim for t in ops if isinstance(t, Array)), default=None)
-    if ndim is None and all(isinstance(t, Scalar) and t.weak for t in ops):
+    if ndim is None and all(isinstance(t, Scalar) and t.weak for t in ops) and python:
         return _python(name, ops)  # type: ignore[arg-type]
     try:
         resolved = ufunc.resolve_dtypes((*(operand(t) for t in ops), *([None] * ufunc.nout)))

@@ -112,7 +112,10 @@ class OverflowChecks(cst.CSTTransformer):
         args = [a.value for a in original.args]
         if any(a.keyword is not None or a.star for a in original.args):
             return updated
-        if name == _PY_POW and len(args) == 2 and self._python_ints(*args):
+        negative_literal = len(args) == 2 and isinstance(args[1], cst.UnaryOperation) \
+            and isinstance(args[1].operator, cst.Minus) and isinstance(args[1].expression, cst.Integer)
+        if name == _PY_POW and len(args) == 2 and self._python_ints(*args) and not negative_literal:  # k ** -2:
+            # a float, which py_pow computes (its type carries the literal)
             return self._call("power", *(a.value for a in updated.args))
         if name == "abs" and len(args) == 1 and self._python_ints(*args) and not self._small(args[0]):
             return self._call("absolute", updated.args[0].value)
