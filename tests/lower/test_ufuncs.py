@@ -202,3 +202,12 @@ def test_where_with_a_bool_branch(a, s):
 
 def test_builtin_abs_of_an_array():
     assert_like_numpy(jitted("def absolute(a):\n    return abs(a)\n"), np.array([-1.5, 2.0, -0.0, np.nan]))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_where_of_python_numbers_is_a_strong_float64(dtype):
+    """np.where(c, 0.1, 1.5) is a float64 array: compared with a float32 (or float16) array it is not rounded to
+    that dtype first (found by tests/precision/test_expressions.py: 0.1 became 0.0999755859375)."""
+    fn = jitted("def f(a):\n    return a == np.where(a < 1.5, 0.1, 1.5), np.where(a < 1, a, np.where(a < 2, 0.1, 3))\n")
+    a = np.array([0.1, 0.0999755859375, 1.0, 2.0], dtype)  # a[0] == 0.1 only after rounding 0.1 to dtype
+    assert_like_numpy(fn, a)

@@ -131,6 +131,11 @@ class Element:
             return cst.Call(cst.Attribute(cst.Name(self.s.l.numpy()), cst.Name(other)), args)
         if self.s.is_where(node):
             cond, yes, no = self.operands([a.value for a in node.args])
+            result = getattr(self.s.l.types.of(node), "dtype", None)
+            if result is not None:  # each branch in the result's dtype: a Python number in a where is strong
+                yes, no = (b if getattr(k, "dtype", None) == result and not getattr(k, "weak", False) else
+                           cst.Call(dtype_attr(self.s.l.numpy(), result), [cst.Arg(b)])
+                           for b, k in zip((yes, no), (self.s.l.types.of(a.value) for a in node.args[1:3])))
             return cst.IfExp(test=_paren(cond), body=_paren(yes), orelse=_paren(no),
                              lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
         dtype = self.s.astype(node)
