@@ -232,10 +232,13 @@ def test_a_copy_received_again_after_linecache_was_cleared_still_compiles():
     import linecache
 
     sender = fn.py_func.__code__.co_filename
-    kept = linecache.cache[sender]
-    linecache.clearcache()  # as a worker might: the copy's source goes with it
-    linecache.cache[sender] = kept  # (the sender, another process in real use, keeps its own)
-    assert pickle.loads(pickle.dumps(fn)) is copy  # received again: its text registered again
-    xi = np.arange(20, dtype=np.int32)
-    np.testing.assert_array_equal(copy(xi), fn.py_func(xi))  # a guard miss: compiled from that text
-    assert [e.cache for e in copy.compile_events] == ["miss", "miss"]
+    everything = dict(linecache.cache)  # restored after: other tests in this process registered their sources
+    try:
+        linecache.clearcache()  # as a worker might: the copy's source goes with it
+        linecache.cache[sender] = everything[sender]  # (the sender, another process in real use, keeps its own)
+        assert pickle.loads(pickle.dumps(fn)) is copy  # received again: its text registered again
+        xi = np.arange(20, dtype=np.int32)
+        np.testing.assert_array_equal(copy(xi), fn.py_func(xi))  # a guard miss: compiled from that text
+        assert [e.cache for e in copy.compile_events] == ["miss", "miss"]
+    finally:
+        linecache.cache.update({k: v for k, v in everything.items() if k not in linecache.cache})
