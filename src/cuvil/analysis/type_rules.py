@@ -15,8 +15,8 @@ import libcst as cst
 import numpy as np
 
 from ..cfg.effects import Calls
-from ..library import numpy as library
 from ..normalize.names import bound_names
+from .numpy_rules import NumpyRules
 from .types import (
     BOOL,
     COMPLEX,
@@ -51,14 +51,6 @@ _COMPARISONS = {
     cst.LessThan: "less", cst.LessThanEqual: "less_equal", cst.GreaterThan: "greater",
     cst.GreaterThanEqual: "greater_equal", cst.Equal: "equal", cst.NotEqual: "not_equal",
 }
-# The library table's kinds (library/numpy.py): what each call's result is
-_DTYPE_NAMES = library.named("cast") | {"double", "single", "half", "byte", "ubyte", "short", "ushort", "intc",
-                                        "uintc", "longlong", "ulonglong", "cdouble", "csingle"}  # dtype aliases
-_SUMS, _MEANS, _KEEPS = library.named("sum"), library.named("mean"), library.named("extreme")
-_INDICES, _LOGICAL = library.named("index"), library.named("logical")
-_ALLOCATE = library.named("allocate") - {"full"}  # full's dtype comes from its fill value
-_LIKE = library.named("like")
-_VIEWS = library.named("view") | {"flatten", "copy", "conj", "conjugate"}
 _VMATH = "cuvil.runtime.vmath."
 _HALF = "cuvil.runtime.half."
 _ELEMENTWISE = "cuvil.runtime.elementwise."  # NumPy's ufuncs on scalars, by other names (lower/casts.py)
@@ -73,40 +65,7 @@ def _negative_literal(node: cst.BaseExpression) -> bool:
         and isinstance(node.expression, cst.Integer) and int(node.expression.evaluated_value) > 0
 
 
-def _dtype_name(node: cst.BaseExpression | None, calls: Calls) -> str | None:
-    """`np.float32`, `float`, `"float32"` as a dtype argument."""
-    if node is None:
-        return None
-    if isinstance(node, cst.SimpleString):
-        try:
-            return np.dtype(node.evaluated_value).name  # type: ignore[arg-type]
-        except TypeError:
-            return None
-    if isinstance(node, cst.Name) and node.value in ("float", "int", "bool", "complex") \
-            and calls.global_of(node.value) is None:
-        return {"float": "float64", "int": "int64", "bool": "bool", "complex": "complex128"}[node.value]
-    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
-        found = calls.global_of(node.value.value)
-        if found is not None and found.kind == "module" and found.qualname == "numpy" \
-                and node.attr.value in _DTYPE_NAMES:
-            return np.dtype(node.attr.value).name
-    if isinstance(node, cst.Name):
-        found = calls.global_of(node.value)
-        if found is not None and found.kind == "function" and found.qualname.startswith("numpy.") \
-                and found.qualname[6:] in _DTYPE_NAMES:
-            return np.dtype(found.qualname[6:]).name
-    return None
-
-
-def _ndim_of_shape(t: Type) -> int | None:
-    if isinstance(t, Tuple):
-        return len(t.items)
-    if isinstance(t, Scalar) and t.dtype.startswith(("int", "uint")):
-        return 1
-    return None
-
-
-class Rules:
+class Rules(NumpyRules):
     def __init__(self, types: Types, calls: Calls, helper: HelperTypes):
         self.types, self.calls, self.helper = types, calls, helper
 
@@ -274,126 +233,6 @@ class Rules:
                 return FLOAT  # `k ** -2` of a Python int is a float, and the literal says so before run time
             return ufunc_result("power", [self.of(a) for a in args[:2]])
         return self.builtin(name, args)
-
-    def reduction(self, name: str, array: Type, keywords: dict[str, cst.BaseExpression]) -> Type:
-        if not isinstance(array, Array | Scalar):
-            return UNKNOWN
-        dtype = array.dtype
-        if name in _SUMS:
-            kind = np.dtype(dtype).kind
-            dtype = "int64" if kind in "bi" and np.dtype(dtype).itemsize < 8 or kind == "b" else \
-                "uint64" if kind == "u" else dtype
-        elif name in _MEANS:
-            dtype = "float64" if np.dtype(dtype).kind in "biu" else dtype
-        elif name in _INDICES:
-            dtype = "int64"
-        elif name in _LOGICAL:
-            dtype = "bool"
-        elif name not in _KEEPS:
-            return UNKNOWN
-        explicit = _dtype_name(keywords.get("dtype"), self.calls)
-        dtype = explicit or dtype
-        if name in ("cumsum", "cumprod"):
-            return Array(dtype, 1 if "axis" not in keywords else getattr(array, "ndim", 1))
-        axis = keywords.get("axis")
-        ndim = array.ndim if isinstance(array, Array) else 0
-        keep = keywords.get("keepdims")
-        kept = isinstance(keep, cst.Name) and keep.value == "True"
-        if axis is None or isinstance(axis, cst.Name) and axis.value == "None":
-            return Array(dtype, ndim) if kept and ndim else Scalar(dtype)
-        if isinstance(axis, cst.Tuple):
-            out = ndim if kept else ndim - len(axis.elements)
-        else:
-            out = ndim if kept else ndim - 1
-        return Array(dtype, out) if out else Scalar(dtype)
-
-    def numpy(self, name: str, args: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression]) -> Type:
-        ufunc = getattr(np, name, None)
-        if isinstance(ufunc, np.ufunc):
-            return ufunc_result(name, [self.of(a) for a in args[:ufunc.nin]], python=False)
-        first = self.of(args[0]) if args else UNKNOWN
-        if name in _SUMS | _MEANS | _KEEPS | _INDICES | _LOGICAL:
-            return self.reduction(name, first, keywords)
-        if name in _ALLOCATE or name == "full":
-            ndim = _ndim_of_shape(first)
-            explicit = keywords.get("dtype") or (args[2] if name == "full" and len(args) > 2 else
-                                                 args[1] if name != "full" and len(args) > 1 else None)
-            dtype = _dtype_name(explicit, self.calls)
-            if dtype is None and explicit is None:
-                fill = self.of(args[1]) if name == "full" and len(args) > 1 else FLOAT
-                dtype = fill.dtype if isinstance(fill, Scalar) else None
-            return Array(dtype, ndim) if dtype and ndim is not None else UNKNOWN
-        if name in _LIKE or name.endswith("_like"):
-            dtype = _dtype_name(keywords.get("dtype"), self.calls)
-            if isinstance(first, Array):
-                return Array(dtype or first.dtype, first.ndim)
-            if isinstance(first, Scalar) and name in ("array", "asarray"):
-                return Array(dtype or first.dtype, 0)
-            return UNKNOWN
-        if name in _DTYPE_NAMES:
-            target = np.dtype(name).name
-            return Array(target, first.ndim) if isinstance(first, Array) else Scalar(target)
-        if name == "where" and len(args) == 3:
-            branches = [self.of(args[1]), self.of(args[2])]
-            result = ufunc_result("add", branches)  # NumPy's where promotes its branches as add resolves them
-            cond = self.of(args[0])
-            ndim = max([t.ndim for t in (cond, *branches) if isinstance(t, Array)], default=0)
-            dtype = getattr(result, "dtype", None)
-            return Array(dtype, ndim) if dtype else UNKNOWN
-        if name in ("dot", "matmul") and len(args) == 2:
-            return self.matmul(self.of(args[0]), self.of(args[1]))
-        if name in ("arange",):
-            kinds = [self.of(a) for a in args]
-            dtype = _dtype_name(keywords.get("dtype"), self.calls) or (
-                "float64" if any(getattr(k, "dtype", "") .startswith("float") for k in kinds) else "int64")
-            return Array(dtype, 1)
-        if name == "linspace":
-            return Array("float64", 1)
-        if name in ("reshape",) and len(args) == 2 and isinstance(first, Array):
-            ndim = _ndim_of_shape(self.of(args[1]))
-            return Array(first.dtype, ndim) if ndim is not None else UNKNOWN
-        if name in ("ravel",) and isinstance(first, Array):
-            return Array(first.dtype, 1)
-        if name in ("transpose", "sort", "clip", "round", "around", "flip", "abs") and isinstance(first, Array):
-            return first
-        return UNKNOWN
-
-    def matmul(self, a: Type, b: Type) -> Type:
-        if not (isinstance(a, Array) and isinstance(b, Array)):
-            return UNKNOWN
-        result = ufunc_result("multiply", [a, b])
-        dtype = getattr(result, "dtype", None)
-        if dtype is None:
-            return UNKNOWN
-        if a.ndim == 1 and b.ndim == 1:
-            return Scalar(dtype)
-        ndim = b.ndim - 1 if a.ndim == 1 else a.ndim - 1 if b.ndim == 1 else max(a.ndim, b.ndim)
-        return Array(dtype, ndim)
-
-    def method(self, name: str, args: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression]) -> Type:
-        owner = self.of(args[0]) if args else UNKNOWN
-        rest = args[1:]
-        if name in _SUMS | _MEANS | _KEEPS | _INDICES | _LOGICAL:
-            if rest and "axis" not in keywords:
-                keywords = {**keywords, "axis": rest[0]}
-            return self.reduction(name, owner, keywords)
-        if not isinstance(owner, Array):
-            return UNKNOWN
-        if name == "astype" and rest:
-            dtype = _dtype_name(rest[0], self.calls)
-            return Array(dtype, owner.ndim) if dtype else UNKNOWN
-        if name in _VIEWS:
-            return Array(owner.dtype, 1) if name in ("ravel", "flatten") else owner
-        if name == "reshape" and rest:
-            ndim = len(rest) if len(rest) > 1 else _ndim_of_shape(self.of(rest[0]))
-            return Array(owner.dtype, ndim) if ndim is not None else UNKNOWN
-        if name == "item":
-            return Scalar(owner.dtype)
-        if name == "dot" and rest:
-            return self.matmul(owner, self.of(rest[0]))
-        if name in ("fill", "sort"):
-            return NONE
-        return UNKNOWN
 
     def math(self, name: str, args: list[cst.BaseExpression]) -> Type:
         if name in _MATH_INTS:
