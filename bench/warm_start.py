@@ -12,6 +12,7 @@ the four kinds interleaved in each round (a loaded machine slows all alike). Wri
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import os
 import platform
@@ -24,45 +25,18 @@ import textwrap
 import time
 from pathlib import Path
 
+from cuvil import demo
+
 HERE = Path(__file__).resolve().parent
 
 # The functions, as a user's file would hold them: loops, a helper-free while, whole-array NumPy code that both
 # compilers accept.
-KERNELS = textwrap.dedent('''
-    import math
-
-    import numpy as np
-
-
-    def pairwise(points, out):
-        n = points.shape[0]
-        for i in range(n):
-            for j in range(n):
-                d = 0.0
-                for k in range(points.shape[1]):
-                    t = points[i, k] - points[j, k]
-                    d += t * t
-                out[i, j] = math.sqrt(d)
-        return out
-
-
-    def escape_time(width, height, limit, out):
-        for row in range(height):
-            for col in range(width):
-                c_re = -2.0 + 3.0 * col / width
-                c_im = -1.5 + 3.0 * row / height
-                z_re, z_im = 0.0, 0.0
-                n = 0
-                while n < limit and z_re * z_re + z_im * z_im <= 4.0:
-                    z_re, z_im = z_re * z_re - z_im * z_im + c_re, 2.0 * z_re * z_im + c_im
-                    n += 1
-                out[row, col] = n
-        return out
-
-
-    def standardize(x):
-        return (x - x.mean()) / x.std()
-''')
+KERNELS = "\n\n".join([
+    "import math\n\nimport numpy as np\n",
+    inspect.getsource(demo.pairwise),  # the demo's loop forms: one copy (bench/kernels imports them too)
+    inspect.getsource(demo.escape_time),
+    "def standardize(x):\n    return (x - x.mean()) / x.std()\n",
+])
 
 ARGUMENTS = {
     "pairwise": "np.random.default_rng(0).random((50, 3)), np.empty((50, 50))",
