@@ -16,34 +16,19 @@ from cuvil.runtime import half
 ALL = np.arange(65536, dtype=np.uint16)
 
 
-@numba.njit
-def _widen_f16(bits, out):
-    for i in range(bits.size):
-        out[i] = half.f16_to_f32(bits[i])
+def _elementwise(convert):
+    """A compiled loop applying one conversion of runtime/half.py to every element (as generated code does)."""
+    @numba.njit
+    def run(values, out):
+        for i in range(values.size):
+            out[i] = convert(values[i])
+
+    return run
 
 
-@numba.njit
-def _widen_bf16(bits, out):
-    for i in range(bits.size):
-        out[i] = half.bf16_to_f32(bits[i])
-
-
-@numba.njit
-def _narrow_f16(values, out):
-    for i in range(values.size):
-        out[i] = half.f16(values[i])
-
-
-@numba.njit
-def _narrow_bf16(values, out):
-    for i in range(values.size):
-        out[i] = half.bf16(values[i])
-
-
-@numba.njit
-def _round_f16(values, out):
-    for i in range(values.size):
-        out[i] = half.round_f16(values[i])
+_widen_f16, _widen_bf16 = _elementwise(half.f16_to_f32), _elementwise(half.bf16_to_f32)
+_narrow_f16, _narrow_bf16 = _elementwise(half.f16), _elementwise(half.bf16)
+_round_f16 = _elementwise(half.round_f16)
 
 
 def widen(kind: str, bits: np.ndarray) -> np.ndarray:
