@@ -211,3 +211,24 @@ def test_where_of_python_numbers_is_a_strong_float64(dtype):
     fn = jitted("def f(a):\n    return a == np.where(a < 1.5, 0.1, 1.5), np.where(a < 1, a, np.where(a < 2, 0.1, 3))\n")
     a = np.array([0.1, 0.0999755859375, 1.0, 2.0], dtype)  # a[0] == 0.1 only after rounding 0.1 to dtype
     assert_like_numpy(fn, a)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "int8", "uint8", "int64"])
+@settings(max_examples=15, deadline=None)
+@given(data=st.data())
+def test_inline_where_of_python_numbers_against_every_dtype(dtype, data):
+    """The class of the reproducer above: a fused np.where whose branches are Python numbers, met by an array
+    of another dtype in the same expression."""
+    yes, no = data.draw(st.sampled_from(["0.1", "3", "-1", "2.5", "True"])), data.draw(st.sampled_from(["0.1", "7"]))
+    fn = jitted(f"def f(a):\n    w = np.where(a < 2, {yes}, {no})\n    return a == np.where(a < 2, {yes}, {no}), "
+                f"a + np.where(a > 0, {yes}, {no}), w\n")
+    assert_like_numpy(fn, data.draw(arrays(dtype, data.draw(shapes(1)))))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(["np.sqrt(abs(k))", "np.exp(k % 5)", "np.add(k, 1)", "np.negative(k)", "np.abs(k)",
+                        "-np.sqrt(abs(k))", "np.multiply(k, 3) - 1", "np.maximum(k, 2)"]),
+       st.integers(-10**6, 10**6) | st.floats(-1e3, 1e3))
+def test_numpy_functions_of_python_numbers_are_numpy_scalars(expr, k):
+    """np.<ufunc> of Python numbers is a NumPy scalar (float64 or int64), never Python-int arithmetic."""
+    assert_like_numpy(jitted(f"def f(k):\n    return {expr}\n"), k)
