@@ -65,12 +65,12 @@ def _numpy_attr(numpy: str, name: str) -> cst.Attribute:
     return cst.Attribute(cst.Name(numpy), cst.Name(name))
 
 
-class _Located:
+class Located:
     """Where a statement came from, for errors and warnings at the user's line."""
 
-    def __init__(self, filename: str | None):
+    def __init__(self, filename: str | None, line: int | None = None):
         self.filename = filename
-        self.line: int | None = None
+        self.line = line
 
     def error(self, message: str) -> CuvilTypeError:
         text = linecache.getline(self.filename, self.line) if self.filename and self.line else None
@@ -88,7 +88,7 @@ class Explicit(cst.CSTTransformer):
                  filename: str | None):
         super().__init__()
         self.calls, self.precision, self.numpy, self.intrinsic = calls, precision, numpy, intrinsic
-        self.where = _Located(filename)
+        self.where = Located(filename)
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
         self.where.line = origin_of(node)
@@ -123,7 +123,7 @@ class Access(cst.CSTTransformer):
         self.widen = intrinsic(HALF, f"{fmt}_to_f32")
         self.narrow = intrinsic(HALF, fmt)
         self.targets: set[int] = set()
-        self.where = _Located(filename)
+        self.where = Located(filename)
 
     def _element(self, node: cst.BaseExpression) -> bool:
         return isinstance(node, cst.Subscript) and _half(self.types.of(node.value)) \
@@ -205,7 +205,7 @@ class Values(cst.CSTTransformer):
         self.types, self.precision, self.numpy = types, precision, numpy
         self.round = intrinsic(HALF, f"round_{_RUNTIME[precision.storage]}")
         self.narrow_name = intrinsic(HALF, _RUNTIME[precision.storage])
-        self.where = _Located(filename)
+        self.where = Located(filename)
         self.callees: set[int] = set()
         self.parents: list[cst.CSTNode] = []
         self.loops = 0

@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
-import linecache
 from collections.abc import Callable, Mapping
 
 import libcst as cst
@@ -184,12 +183,11 @@ def _refuse_untyped(functions: Mapping[str, cst.FunctionDef], typed: Mapping[str
     if as_written or missing:
         name = missing[0] if missing else entry
         line = origin_of(functions[name].body.body[0]) if functions[name].body.body else None
-        filename = filenames.get(name)
-        text = linecache.getline(filename, line) if filename and line else None
         why = f"'{name}' is called with several argument types" if missing else \
             "Numba refused the lowered code (please report this bug)"
-        raise CuvilTypeError(f"half precision needs every function typed, and {why}; call it with one "
-                             "signature, or convert the halves outside the function", filename, line, text)
+        raise half.Located(filenames.get(name), line).error(
+            f"half precision needs every function typed, and {why}; call it with one signature, or convert the "
+            "halves outside the function")
 
 
 def _expressions(stmt: cst.BaseStatement) -> list[cst.BaseExpression]:
