@@ -1,14 +1,18 @@
 """`nox -s mutation`: mutmut over the compiler's core, module by module, within a time budget; resumable.
 
-    python -m tests.mutation.run [--budget SECONDS] [--cap SECONDS] [--children N] [--survivors] [TARGET ...]
+    python -m tests.mutation.run [--budget SECONDS] [--cap SECONDS] [--children N] [--every K [--offset I]]
+                                 [--survivors] [TARGET ...]
 
 Each target of tests/mutation/targets.py (all, in order, when none is named) gets a work folder of its own,
 build/mutation/<target>/, whose setup.cfg tells mutmut what to mutate and which tests to run; mutmut keeps every
 verdict there, so a second run goes on where the first stopped (the budget ran out, or it was interrupted) and
 tries only mutants without one. A module's mutants are tried after the previous module's (each for `--cap`
 seconds at most), until the budget is spent; mutmut tries a module's quickest mutants first. `--survivors` tries
-again only the mutants that survived (after tests were added to kill them). The counts go to
-build/mutation/summary.json and are printed as the table of tests/MUTATION.md.
+again only the mutants that survived (after tests were added to kill them). `--every K` tries a deterministic
+sample: the mutants whose position in their module's list (mutmut's generation order) is I modulo K, so a short
+run gives each module a figure over mutants spread across all its functions, not only its cheapest ones; a
+later run with another `--offset` tries a disjoint sample. The counts go to build/mutation/summary.json and are
+printed as the table of tests/MUTATION.md; each run's wall time is appended to build/mutation/runs.jsonl.
 """
 
 from __future__ import annotations
@@ -73,6 +77,32 @@ def counts(work: Path) -> dict[str, dict[str, int]]:
     return out
 
 
+def verdicts(work: Path) -> dict[str, int | None]:
+    """Every mutant of the work folder's last generation, with its exit code (None: not tried)."""
+    out: dict[str, int | None] = {}
+    for meta in sorted((work / "mutants" / "src").rglob("*.py.meta")):
+        out.update(json.loads(meta.read_text()).get("exit_code_by_key", {}))
+    return out
+
+
+def sample(work: Path, target: str, every: int, offset: int) -> list[str]:
+    """The untried mutants at positions `offset`, `offset + every`, … of each module's list, in the order mutmut
+    generates them (the same names mutmut gives them: its own generator run on the work folder's source)."""
+    from mutmut.mutation.file_mutation import mutate_file_contents
+    from mutmut.utils.format_utils import get_mutant_name
+
+    skip = {work / "src" / "cuvil" / t for t in explicit(target)}
+    tried = {k for k, v in verdicts(work).items() if v is not None}
+    names = []
+    for path in sorted((work / "src" / "cuvil").glob(target)):
+        if path in skip:
+            continue
+        rel = path.relative_to(work)
+        made = [get_mutant_name(rel, m) for m in mutate_file_contents(str(rel), path.read_text()).mutant_names]
+        names += [n for i, n in enumerate(made) if i % every == offset and n not in tried]
+    return names
+
+
 def survivors(work: Path) -> list[str]:
     """The mutants of the last run that no test killed: tried again by `--survivors` (after new tests)."""
     names = []
@@ -81,35 +111,50 @@ def survivors(work: Path) -> list[str]:
     return names
 
 
-def run(target: str, seconds: float, children: int, again: bool = False) -> None:
+def run(target: str, seconds: float, children: int, again: bool = False, every: int = 0, offset: int = 0) -> None:
     retry = survivors(WORK / slug(target)) if again else []
     if again and not retry:
         return
     work = prepare(target)
+    if every and not again:
+        retry = sample(work, target, every, offset)
+        if not retry:
+            print(f"== {target}: every mutant of the sample has a verdict", flush=True)
+            return
     env = {**os.environ, "CUVIL_MUTATION": "1", "PYTHONDONTWRITEBYTECODE": "1"}
     mutmut = Path(sys.executable).with_name("mutmut")
-    command = ["nice", "-n", "10", "timeout", "-s", "INT", "-k", "60", str(int(seconds)), str(mutmut), "run",
+    command = ["nice", "-n", "19", "timeout", "-s", "INT", "-k", "60", str(int(seconds)), str(mutmut), "run",
                "--max-children", str(children), *retry]
-    print(f"== {target}: up to {int(seconds)} s in {work}", flush=True)
+    print(f"== {target}: up to {int(seconds)} s in {work}" + (f", {len(retry)} mutants" if retry else ""),
+          flush=True)
+    start, before = time.time(), verdicts(work)
     subprocess.run(command, cwd=work, env=env, check=False)
+    after = verdicts(work)
+    newly = sum(1 for k, v in after.items() if v is not None and v != before.get(k))
+    with open(WORK / "runs.jsonl", "a") as log:
+        log.write(json.dumps({"target": target, "start": time.strftime("%Y-%m-%d %H:%M", time.localtime(start)),
+                              "seconds": round(time.time() - start), "new_verdicts": newly, "every": every,
+                              "offset": offset, "survivors_again": again}) + "\n")
 
 
 def table(summary: dict[str, dict[str, dict[str, int]]]) -> str:
-    rows = ["| module | generated | killed | survived | timeout | no tests | not run | kill rate |",
-            "|---|---|---|---|---|---|---|---|"]
+    rows = ["| module | generated | tried | killed | timeout | survived | no tests | not run | kill rate |",
+            "|---|---|---|---|---|---|---|---|---|"]
     for files in summary.values():
         for name, c in files.items():
             tried = c.get("killed", 0) + c.get("survived", 0) + c.get("timeout", 0)
             rate = f"{100 * (c.get('killed', 0) + c.get('timeout', 0)) / tried:.0f}%" if tried else "-"
-            rows.append(f"| {name} | {c['generated']} | {c.get('killed', 0)} | {c.get('survived', 0)} | "
-                        f"{c.get('timeout', 0)} | {c.get('no tests', 0)} | {c.get('not run', 0)} | {rate} |")
+            rows.append(f"| {name} | {c['generated']} | {tried} | {c.get('killed', 0)} | {c.get('timeout', 0)} | "
+                        f"{c.get('survived', 0)} | {c.get('no tests', 0)} | {c.get('not run', 0)} | {rate} |")
     return "\n".join(rows)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--budget", type=float, default=3600.0, help="seconds of wall time in all (default 3600)")
-    parser.add_argument("--children", type=int, default=2, help="mutants tried side by side (default 2)")
+    parser.add_argument("--children", type=int, default=1, help="mutants tried side by side (default 1)")
+    parser.add_argument("--every", type=int, default=0, help="try only every K-th mutant of each module")
+    parser.add_argument("--offset", type=int, default=0, help="with --every: start at this position (default 0)")
     parser.add_argument("--survivors", action="store_true", help="try again only the mutants that survived")
     parser.add_argument("--cap", type=float, default=None, help="seconds at most for one target (default: none)")
     parser.add_argument("targets", nargs="*", help=f"of {list(TARGETS)} (default: all, in that order)")
@@ -120,7 +165,8 @@ def main() -> None:
         if left < 60:
             print(f"== budget spent: {target} and the rest not run", flush=True)
             break
-        run(target, min(left, args.cap or left), args.children, args.survivors)
+        run(target, min(left, args.cap or left), args.children, args.survivors, args.every,
+            args.offset % max(args.every, 1))
     summary = {t: counts(WORK / slug(t)) for t in TARGETS if (WORK / slug(t) / "mutants").exists()}
     (WORK / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True))
     print(table(summary))

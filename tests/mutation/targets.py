@@ -31,7 +31,10 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "analysis/shape_transfer.py": _SHAPES,
     "analysis/shape_rules.py": _SHAPES,
     "normalize/*.py": _FRONT,
-    "cfg/*.py": _PARALLEL,
-    "analysis/*.py": _SHAPES + ("tests/lower/test_numpy_scalars.py",),
+    "cfg/*.py": _PARALLEL + ("tests/programs/test_math_errors.py",),
+    "analysis/*.py": _SHAPES + ("tests/lower/test_numpy_scalars.py", "tests/lower/test_scalars.py",
+                                "tests/precision/test_diagnostics.py"),
     "lower/plan.py": ("tests/lower/test_fusion.py", "tests/lower/test_arrays.py", _GOLDEN),
+    "lower/checks.py": ("tests/programs/test_bounds.py", "tests/lower/test_check_counts.py",
+                        "tests/lower/test_views.py", _GOLDEN),
 }
