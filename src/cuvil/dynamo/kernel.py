@@ -39,6 +39,7 @@ from ..cfg.dependence import LoopDecision
 from ..lower.plan import ParallelNest, Plan
 from . import layout as L
 from . import ops, reuse
+from .spec import Spec
 
 _MATH = re.compile(r"\b(exp|log|tanh|sigmoid|erf)\(")
 _WIDEN = {"float16": "f16_to_f32", "bfloat16": "bf16_to_f32"}
@@ -65,14 +66,8 @@ def cast(expr: str, source: str, target: str) -> str:
 
 @dataclasses.dataclass(frozen=True)
 class Kernel:
-    name: str
-    mode: str  # "rows" or "flat"
+    spec: Spec  # what the call needs (spec.py)
     plan: Plan
-    inputs: tuple[tuple[str, torch.dtype], ...]  # layout class and dtype of each argument
-    outputs: tuple[tuple[str, torch.dtype, tuple[L.Dim, ...]], ...]  # class, dtype, shape spec
-    reference: tuple[L.Dim, ...]
-    result: Any  # the partition's output structure, as indices into `outputs`
-    ops: tuple[str, ...]  # the aten operations fused, in graph order
 
 
 def _stmt(text: str) -> cst.BaseStatement:
@@ -176,9 +171,9 @@ def build(gm: torch.fx.GraphModule, name: str) -> Kernel:
     index = {o: k for k, o in enumerate(outputs)}
     result = tuple(index[o] for o in b.result_nodes) if isinstance(b.result_nodes, tuple | list) \
         else index[b.result_nodes]
-    return Kernel(name, "flat" if flat else "rows", plan,
-                  tuple((b.cls[p], b.dtype(p)) for p in b.params), out_specs, tuple(locate), result,
-                  tuple(str(n.target) for n in b.body))
+    spec = Spec(name, "flat" if flat else "rows", tuple((b.cls[p], b.dtype(p)) for p in b.params), out_specs,
+                tuple(locate), result, tuple(str(n.target) for n in b.body))
+    return Kernel(spec, plan)
 
 
 class _Writer:

@@ -1,0 +1,125 @@
+"""A partition met again (a recompiled graph, a later process) is found by its key: no Plan is built again, and
+a refused partition is refused again with the same reason; the key tells apart what changes the kernel."""
+
+import sys
+
+import pytest
+
+torch = pytest.importorskip("torch")
+F = torch.nn.functional
+
+import cuvil.dynamo as cd  # noqa: E402
+from cuvil.dynamo import compiled as C  # noqa: E402
+from cuvil.dynamo import modules, partition_key  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def fresh(tmp_path, monkeypatch):
+    monkeypatch.setenv("CUVIL_CACHE_DIR", str(tmp_path))
+    torch._dynamo.reset()
+    cd.reset()
+    yield
+    torch._dynamo.reset()
+
+
+def bias_gelu(x, b):
+    return F.gelu(x + b) * 2
+
+
+def _forget_process_state():
+    """What a new process would not have: the compiled kernels and the imported generated modules."""
+    C._COMPILED.clear()
+    C._REFUSED.clear()
+    for name in [n for n in sys.modules if n.startswith("cuvil_dynamo_")]:
+        del sys.modules[name]
+
+
+def _compile_and_check(fn, *args):
+    torch._dynamo.reset()
+    compiled = torch.compile(fn, backend="cuvil", dynamic=False)
+    with torch.no_grad():
+        got, want = compiled(*args), fn(*args)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    torch.testing.assert_close(got, want, atol=1e-5, rtol=1e-5)
+
+
+def test_a_partition_found_on_disk_is_not_built_again():
+    x, b = torch.randn(6, 40), torch.randn(40)
+    before = dict(C.COUNTS)
+    _compile_and_check(bias_gelu, x, b)
+    assert C.COUNTS["plans_built"] - before["plans_built"] == 1
+    _forget_process_state()
+    _compile_and_check(bias_gelu, x, b)  # the entry names the module; Numba's cache=True has its machine code
+    assert C.COUNTS["plans_built"] - before["plans_built"] == 1
+    _compile_and_check(bias_gelu, x, b)  # the same process: the kernel itself, compiled nothing
+    assert C.COUNTS["plans_built"] - before["plans_built"] == 1
+    assert C.COUNTS["kernels"] - before["kernels"] == 2
+    (fused,) = cd.explain().graphs[-1].fused
+    assert "erf_f32(" in fused.source and fused.mode == "rows"
+
+
+def test_an_entry_whose_module_is_gone_is_built_again(tmp_path):
+    x, b = torch.randn(6, 40), torch.randn(40)
+    _compile_and_check(bias_gelu, x, b)
+    _forget_process_state()
+    for module in (tmp_path / "dynamo").glob("cuvil_dynamo_*.py"):
+        module.unlink()
+    before = C.COUNTS["plans_built"]
+    _compile_and_check(bias_gelu, x, b)
+    assert C.COUNTS["plans_built"] == before + 1
+
+
+def test_a_refused_partition_is_refused_again_with_its_reason():
+    def f(x, y):
+        return torch.exp(x) * y
+
+    x, y = torch.randn(2, 3, 4), torch.randn(2, 1, 4)
+    reasons = []
+    before = C.COUNTS["plans_built"]
+    for forget in (False, True, False):
+        if forget:
+            _forget_process_state()
+        _compile_and_check(f, x, y)
+        reasons.append(cd.explain().graphs[-1].fallbacks[0].reason)
+    assert C.COUNTS["plans_built"] == before + 1
+    assert len(set(reasons)) == 1 and "along a dim other than the last" in reasons[0]
+
+
+def _partition_keys(fn, *args):
+    """The keys of the partitions the backend met compiling `fn` for `args`."""
+    seen = []
+    original = partition_key.key
+
+    def spy(gm):
+        seen.append(original(gm))
+        return seen[-1]
+
+    C.partition_key.key = spy
+    try:
+        _compile_and_check(fn, *args)
+    finally:
+        C.partition_key.key = original
+    return seen
+
+
+def test_the_key_tells_apart_dtype_layout_and_operation_not_names():
+    def renamed(y, c):  # the same computation under other names
+        return F.gelu(y + c) * 2
+
+    x, b = torch.randn(6, 40), torch.randn(40)
+    (same,) = _partition_keys(bias_gelu, x, b)
+    assert _partition_keys(renamed, x, b) == [same]
+    assert _partition_keys(bias_gelu, x.double(), b.double()) != [same]
+    assert _partition_keys(bias_gelu, x, torch.randn(6, 1)) != [same]  # per row, not per column
+    assert _partition_keys(lambda x, b: F.gelu(x + b) * 3, x, b) != [same]
+
+
+def test_an_unreadable_entry_is_no_entry(tmp_path):
+    x, b = torch.randn(6, 40), torch.randn(40)
+    _compile_and_check(bias_gelu, x, b)
+    for entry in (tmp_path / "dynamo").glob("*.json"):
+        assert modules.read_entry(entry.stem) is not None
+        entry.write_text("{not json")
+        assert modules.read_entry(entry.stem) is None
+    _forget_process_state()
+    _compile_and_check(bias_gelu, x, b)
