@@ -18,6 +18,7 @@ def fresh(tmp_path, monkeypatch):
     monkeypatch.setenv("CUVIL_CACHE_DIR", str(tmp_path))
     torch._dynamo.reset()
     cd.reset()
+    _forget_process_state()
     yield
     torch._dynamo.reset()
 
@@ -123,3 +124,21 @@ def test_an_unreadable_entry_is_no_entry(tmp_path):
         assert modules.read_entry(entry.stem) is None
     _forget_process_state()
     _compile_and_check(bias_gelu, x, b)
+
+
+def test_static_batch_sizes_share_one_module_and_its_machine_code():
+    """dynamic=False: Dynamo compiles a graph per batch size; their partitions differ only in static sizes,
+    print the same text, and the kernel compiled for the first runs them all (extents are arguments)."""
+    compiled = torch.compile(bias_gelu, backend="cuvil", dynamic=False)
+    before = dict(C.COUNTS)
+    b = torch.randn(40)
+    with torch.no_grad():
+        for rows in (3, 5, 9, 5):
+            x = torch.randn(rows, 40)
+            got, want = compiled(x, b), bias_gelu(x, b)
+            assert got.dtype == want.dtype and got.shape == want.shape == (rows, 40)
+            torch.testing.assert_close(got, want, atol=1e-5, rtol=1e-5)
+    assert len(cd.explain().graphs) == 3
+    assert C.COUNTS["plans_built"] - before["plans_built"] == 3
+    assert C.COUNTS["numba_compiles"] - before["numba_compiles"] == 1
+    assert len({f.source for g in cd.explain().graphs for f in g.fused}) == 1

@@ -140,7 +140,8 @@ def _build(gm: torch.fx.GraphModule, key: str) -> tuple[Spec, str] | str:
 
     COUNTS["plans_built"] += 1
     try:
-        kernel = build(gm, f"kernel_{key[:16]}")
+        kernel = build(gm, "kernel")  # one name: partitions that print the same text (a graph recompiled for
+        # another static batch size) share one module and its machine code
     except L.NotFusable as e:
         return str(e)
     return kernel.spec, modules.source(kernel)
