@@ -4,7 +4,9 @@ The budgets come from the environment so that one test file serves both the defa
 programs, deterministic) and `nox -s fuzz` (10,000, 300 and 2,000, a fresh seed each run):
 
     CUVIL_FUZZ_NORMALIZE   programs for the normalization differential (default 200)
-    CUVIL_FUZZ_COMPILE     programs for the compiled differential (default 15)
+    CUVIL_FUZZ_COMPILE     programs for the compiled differential (default 6: each is compiled with a drawn
+                           `parallel` and dim policy and called with NumPy and torch arguments, a few
+                           seconds per program on 2 cores)
     CUVIL_FUZZ_PARALLEL_PROGRAMS  programs for the parallel-soundness differential (default 12), which runs
                            by default (CUVIL_FUZZ_PARALLEL=0 leaves it out; test_parallel_fuzz.py)
     CUVIL_FUZZ_SEED        base seed (default 0); a failure names the seed that reproduces it
