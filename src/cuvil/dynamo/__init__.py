@@ -10,11 +10,19 @@ from __future__ import annotations
 from typing import Any
 
 
-def backend(gm: Any, example_inputs: Any) -> Any:
-    """The torch.compile backend: `torch.compile(model, backend="cuvil")` or `backend=cuvil.dynamo.backend`."""
+def backend(gm: Any, example_inputs: Any, options: Any = None, mode: Any = None) -> Any:
+    """The torch.compile backend: `torch.compile(model, backend="cuvil")` or `backend=cuvil.dynamo.backend`;
+    `options={"background": True}` compiles on a worker thread while the graph runs in torch (background.py)."""
     from .compiler import cuvil_backend
 
-    return cuvil_backend(gm, example_inputs)
+    return cuvil_backend(gm, example_inputs, options, mode)
+
+
+def wait(timeout: float | None = None) -> bool:
+    """Block until the partitions compiling in the background are compiled or refused (False on timeout)."""
+    from .background import wait as _wait
+
+    return _wait(timeout)
 
 
 def explain(model: Any = None) -> Any:

@@ -16,6 +16,7 @@ warning per graph (Dynamo compiles a graph once per grad mode, so a `torch.no_gr
 
 from __future__ import annotations
 
+import functools
 import operator
 import time
 import warnings
@@ -30,6 +31,7 @@ from torch.fx.passes.operator_support import OperatorSupport
 from ..errors import PerformanceWarning
 from . import layout as L
 from . import ops
+from .background import Background
 from .compiled import Compiled, compile_partition
 from .report import Fallback, Fused, GraphReport, record
 
@@ -55,8 +57,9 @@ def _op_name(node: torch.fx.Node) -> str:
     return getattr(node.target, "__name__", str(node.target)) if node.op == "call_function" else str(node.target)
 
 
-def fuse(gm: torch.fx.GraphModule, report: GraphReport) -> torch.fx.GraphModule:
-    """`gm` with each maximal supported subgraph replaced by a call to its compiled kernel."""
+def fuse(gm: torch.fx.GraphModule, report: GraphReport, background: bool = False) -> torch.fx.GraphModule:
+    """`gm` with each maximal supported subgraph replaced by a call to its compiled kernel (with `background`,
+    by a call that runs its torch ops until the kernel compiled on a worker thread is ready: background.py)."""
     support = _Support()
     partitioner = CapabilityBasedPartitioner(gm, support, allows_single_node_partition=True)
     partitions = partitioner.propose_partitions()
@@ -64,26 +67,25 @@ def fuse(gm: torch.fx.GraphModule, report: GraphReport) -> torch.fx.GraphModule:
     for node in list(fused.graph.nodes):
         if node.op == "call_module" and str(node.target).startswith("fused_"):
             sub = getattr(fused, node.target)
-            names = [_op_name(n) for n in sub.graph.nodes if n.op == "call_function"]
-            try:
-                compiled = compile_partition(sub)
-            except L.NotFusable as e:
-                report.fallbacks.append(Fallback(tuple(names), str(e)))
-                continue
-            except Exception as e:  # noqa: BLE001 - the partition runs in torch; explain shows why
-                first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-                report.fallbacks.append(Fallback(tuple(names), f"Numba could not compile it: {first}"))
-                continue
-            report.fused.append(Fused(node.target, tuple(names), compiled.spec.mode, compiled.text,
-                                      compiled.seconds))
+            record = functools.partial(_record, report, str(node.target),
+                                       tuple(_op_name(n) for n in sub.graph.nodes if n.op == "call_function"))
+            if background:
+                target: Any = Background(str(node.target), sub, record)
+            else:
+                try:
+                    target = compile_partition(sub)
+                except Exception as e:  # noqa: BLE001 - the partition runs in torch; explain shows why
+                    record(None, e)
+                    continue
+                record(target, None)
             with fused.graph.inserting_before(node):
-                call = fused.graph.call_function(compiled, tuple(node.args))
+                call = fused.graph.call_function(target, tuple(node.args))
             call.meta = dict(node.meta)
             node.replace_all_uses_with(call)
             fused.graph.erase_node(node)
             delattr(fused, node.target)
     for node in fused.graph.nodes:
-        if node.op == "call_function" and not isinstance(node.target, Compiled) and not _unpacks_fused(node):
+        if node.op == "call_function" and not isinstance(node.target, _FUSED) and not _unpacks_fused(node):
             report.left.setdefault(_op_name(node), support.reasons.get(_op_name(node), "in a partition that "
                                                                        "could not be fused (see above)"))
     fused.graph.lint()
@@ -91,25 +93,62 @@ def fuse(gm: torch.fx.GraphModule, report: GraphReport) -> torch.fx.GraphModule:
     return fused
 
 
+def _record(report: GraphReport, name: str, names: tuple[str, ...], compiled: Compiled | None,
+            error: BaseException | None) -> None:
+    """What became of a partition, in the graph's report: fused, or why it stays torch ops."""
+    if compiled is not None:
+        report.fused.append(Fused(name, names, compiled.spec.mode, compiled.text, compiled.seconds))
+    elif isinstance(error, L.NotFusable):
+        report.fallbacks.append(Fallback(names, str(error)))
+    else:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        report.fallbacks.append(Fallback(names, f"Numba could not compile it: {first}"))
+
+
+_FUSED = (Compiled, Background)
+
 
 def _unpacks_fused(node: torch.fx.Node) -> bool:
     """A getitem the partitioner added to take one result of a fused call apart."""
     source = node.args[0] if node.target is operator.getitem else None
     return isinstance(source, torch.fx.Node) and (
-        isinstance(source.target, Compiled) or str(source.target).startswith("fused_"))
+        isinstance(source.target, _FUSED) or str(source.target).startswith("fused_"))
 
 
 def _requires_grad(example_inputs: Sequence[Any]) -> bool:
     return torch.is_grad_enabled() and any(isinstance(t, torch.Tensor) and t.requires_grad for t in example_inputs)
 
 
-def cuvil_backend(gm: torch.fx.GraphModule, example_inputs: Sequence[Any]) -> Any:
+OPTIONS = {"background": "compile each partition on a worker thread, running its torch ops until the kernel is "
+                         "ready (True or False; default False)"}
+
+
+def backend_options(options: Any = None, mode: Any = None) -> dict[str, Any]:
+    """`torch.compile(..., options=...)` checked when the model is compiled (a typo fails there, with the known
+    options, not silently)."""
+    if mode not in (None, "default"):
+        raise ValueError(f"backend='cuvil' has no mode {mode!r} (torch.compile's modes tune inductor); "
+                         "pass options={...} instead: " + "; ".join(f"{k}: {v}" for k, v in OPTIONS.items()))
+    found = dict(options or {})
+    unknown = sorted(set(found) - set(OPTIONS))
+    if unknown:
+        raise ValueError(f"backend='cuvil' has no option {', '.join(map(repr, unknown))}; its options: "
+                         + "; ".join(f"{k}: {v}" for k, v in OPTIONS.items()))
+    if not isinstance(found.get("background", False), bool):
+        raise TypeError(f"backend='cuvil': options['background'] must be True or False, not "
+                        f"{found['background']!r}")
+    return {"background": False, **found}
+
+
+def cuvil_backend(gm: torch.fx.GraphModule, example_inputs: Sequence[Any], options: Any = None,
+                  mode: Any = None) -> Any:
     """The backend torch.compile calls with Dynamo's graph; returns the callable Dynamo runs under its guards."""
     from torch._decomp import get_decompositions
     from torch._dynamo.backends.common import aot_autograd
     from torch._functorch.aot_autograd import make_boxed_func
     from torch.fx._lazy_graph_module import _LazyGraphModule
 
+    chosen = backend_options(options, mode)
     parameters = _parameters(example_inputs)
     if _requires_grad(example_inputs):
         report = GraphReport(_next_id(), parameters)
@@ -124,7 +163,7 @@ def cuvil_backend(gm: torch.fx.GraphModule, example_inputs: Sequence[Any]) -> An
         report = GraphReport(_next_id(), parameters)
         record(report)
         try:
-            result = fuse(aten_gm, report)
+            result = fuse(aten_gm, report, chosen["background"])
         except Exception as e:  # noqa: BLE001 - a bug of ours must not stop the model: torch runs the graph
             report.eager = f"the backend failed ({type(e).__name__}: {e}); the aten graph runs in eager PyTorch"
             warnings.warn(f"cuvil: {report.eager}. Please report it.", PerformanceWarning, stacklevel=2)
