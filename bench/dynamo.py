@@ -9,6 +9,11 @@ calls, backends interleaved within each run, so the load of the shared machine f
 Ratios are against inductor in the same run. Writes bench/dynamo.json and prints a markdown table.
 
     python bench/dynamo.py [--rows 2048 --cols 1024 --runs 7 --calls 20 --threads 1] [--warm CACHE_DIR]
+                           [--background]
+
+`--background` compiles Cuvil's partitions on a worker thread (options={"background": True}): its compile
+figure is then the time to the first result (the graph's torch ops ran meanwhile), and the time until the
+kernels run is printed apart ("fused after"). Steady state is timed after `cuvil.dynamo.wait()`.
 """
 
 from __future__ import annotations
@@ -61,20 +66,27 @@ def _mean_call(fn, args, calls: int) -> float:
     return (time.perf_counter() - start) / calls
 
 
-def measure(rows: int, cols: int, runs: int, calls: int) -> dict:
+def measure(rows: int, cols: int, runs: int, calls: int, background: bool = False) -> dict:
     import torch
+
+    import cuvil.dynamo
 
     torch.set_grad_enabled(False)
     results: dict = {}
     for name, (fn, args) in cases(rows, cols).items():
         compiled = {"eager": fn}
         compile_s = {}
+        fused_s = None
         for backend in ("cuvil", "inductor"):
             torch._dynamo.reset()
-            c = torch.compile(fn, backend=backend, dynamic=False)
+            options = {"background": True} if backend == "cuvil" and background else None
+            c = torch.compile(fn, backend=backend, dynamic=False, options=options)
             start = time.perf_counter()
             out = c(*args)
             compile_s[backend] = time.perf_counter() - start
+            if options:
+                cuvil.dynamo.wait()
+                fused_s = time.perf_counter() - start
             torch.testing.assert_close(out, fn(*args), atol=1e-5, rtol=1e-4)
             compiled[backend] = c
         for c in compiled.values():  # warm up every path once more before timing
@@ -85,7 +97,7 @@ def measure(rows: int, cols: int, runs: int, calls: int) -> dict:
                 times[backend].append(_mean_call(c, args, calls))
         steady = {k: statistics.median(v) for k, v in times.items()}
         results[name] = {"steady_ms": {k: v * 1e3 for k, v in steady.items()},
-                         "compile_s": compile_s,
+                         "compile_s": compile_s, "cuvil_fused_after_s": fused_s,
                          "speedup_vs_inductor": steady["inductor"] / steady["cuvil"],
                          "speedup_vs_eager": steady["eager"] / steady["cuvil"],
                          "compile_fraction_of_inductor": compile_s["cuvil"] / compile_s["inductor"]}
@@ -111,6 +123,8 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=20)
     parser.add_argument("--warm", default=None, help="a cache folder a previous run filled (printed at its end)")
     parser.add_argument("--label", default="cold")
+    parser.add_argument("--background", action="store_true",
+                        help="cuvil with options={'background': True}: compile is the time to the first result")
     parser.add_argument("--threads", type=int, default=1,
                         help="torch's and Numba's threads (1 on a shared machine: a descheduled worker stalls both)")
     args = parser.parse_args()
@@ -121,15 +135,20 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     numba.set_num_threads(args.threads)
 
-    results = measure(args.rows, args.cols, args.runs, args.calls)
-    record = {"label": args.label if not args.warm else "warm", "rows": args.rows, "cols": args.cols,
-              "runs": args.runs, "calls": args.calls, "threads": torch.get_num_threads(),
+    load_before = os.getloadavg()
+    results = measure(args.rows, args.cols, args.runs, args.calls, args.background)
+    label = ("warm" if args.warm else args.label) + (" background" if args.background else "")
+    record = {"label": label, "rows": args.rows, "cols": args.cols, "load_average_1min": [load_before[0],
+              os.getloadavg()[0]], "runs": args.runs, "calls": args.calls, "threads": torch.get_num_threads(),
               "torch": torch.__version__, "python": sys.version.split()[0], "machine": platform.machine(),
               "results": results}
     path = HERE / "dynamo.json"
     previous = json.loads(path.read_text()) if path.exists() else []
     path.write_text(json.dumps([*previous, record], indent=1) + "\n")
     print(table(results))
+    if args.background:
+        print("cuvil fused after (s): " + ", ".join(f"{k} {r['cuvil_fused_after_s']:.2f}" for k, r in results.items()))
+    print(f"load average (1 min) before and after: {record['load_average_1min']}")
     print(f"caches: {root}")
 
 
