@@ -101,6 +101,16 @@ def test_every_generated_kernel_compiles_to_ptx_for_cc90(launches):
         except cuvil.CuvilSyntaxError as exc:  # refused, with the reason: reported, not compiled
             refused.append(f"{fn.__name__}: {exc.msg}")
     assert len(launches) >= 40
+    failed = compile_ptx(launches)
+    # A module whose kernels read a captured array gets it from Cuvil before it runs (not in this subprocess).
+    failed = [f for f in failed if not f.startswith("smooth_with_array_constant_k0")]
+    assert not failed, "\n".join(failed)
+    print("refused bench kernels:", refused)
+
+
+def compile_ptx(launches):
+    """The kernels launched (a `launches` fixture's record) compiled for cc 9.0 without the simulator, in a
+    subprocess, each with numba-cuda's disk cache in its entry; the failures, one line each."""
     script = textwrap.dedent("""
         import importlib.util, json, sys
         import numba.cuda.dispatcher as d
@@ -118,8 +128,11 @@ def test_every_generated_kernel_compiles_to_ptx_for_cc90(launches):
                 spec.loader.exec_module(module)
                 modules[path] = module
             try:
-                ptx, _ = cuda.compile_ptx(getattr(modules[path], name).py_func, sig, cc=(9, 0))
+                kernel = getattr(modules[path], name)
+                ptx, _ = cuda.compile_ptx(kernel.py_func, sig, cc=(9, 0))
                 assert ".target sm_90" in ptx
+                # numba-cuda's disk cache (its index keyed by compute capability) in the entry, beside the module
+                assert kernel._cache._cache_path == path.rsplit("/", 1)[0] + "/__pycache__", kernel._cache
             except Exception as exc:
                 failed.append(f"{name}{sig}: {type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:300]}")
         print(json.dumps(failed))
@@ -129,8 +142,16 @@ def test_every_generated_kernel_compiles_to_ptx_for_cc90(launches):
     done = subprocess.run([sys.executable, "-c", script], input=json.dumps(sorted(launches)), text=True,
                           capture_output=True, env=env, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
-    failed = json.loads(done.stdout.strip().splitlines()[-1])
-    # A module whose kernels read a captured array gets it from Cuvil before it runs (not in this subprocess).
-    failed = [f for f in failed if not f.startswith("smooth_with_array_constant_k0")]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_kernels_with_pythons_checks_compile_to_ptx_for_cc90(launches, python_checks):
+    """Single-thread kernels with conditions and recording twins (runtime/cuda_checks.py), grid kernels with
+    Python-int and math checks (runtime/cuda_pyint.py, cuda_pymath.py)."""
+    from tests.cuda import test_python_errors as programs
+
+    for fn, args in programs.SAMPLES.items():
+        cuvil.jit(fn, target="cuda")(*args)
+    assert len(launches) == len(programs.SAMPLES)
+    failed = compile_ptx(launches)
     assert not failed, "\n".join(failed)
-    print("refused bench kernels:", refused)

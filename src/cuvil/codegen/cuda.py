@@ -22,10 +22,12 @@ from collections.abc import Callable, Sequence
 
 import libcst as cst
 
+from ..cfg.effects import Calls
 from ..cfg.uses import reads_in
 from ..errors import CuvilSyntaxError
 from ..normalize.names import Fresh, assigned_names
 from ..normalize.origins import origin_of, with_origin
+from .cuda_checks import Failure, SerialChecks
 
 Stmts = list[cst.BaseStatement]
 BUILTINS = frozenset(dir(builtins))
@@ -50,7 +52,9 @@ class Kernel:
     reductions: tuple[tuple[str, str, str], ...] = ()  # (variable, operator, dtype) reduced by atomics
 
     def source(self) -> str:
-        return "@cuda.jit\n" + cst.Module([self.function]).code
+        """With numba-cuda's disk cache when the module is a file of a cache entry (`_CACHE`,
+        runtime/cuda_runtime.disk_cache): its machine code, per compute capability, beside the module."""
+        return "@cuda.jit(cache=_CACHE)\n" + cst.Module([self.function]).code
 
 
 @dataclasses.dataclass
@@ -66,6 +70,7 @@ class Context:
     record_error: str
     device_helpers: frozenset[str]  # module names that have a device twin (runtime/cuda_device.py)
     host_only: frozenset[str] = frozenset()  # module names kernels cannot call (the user's njit helpers …)
+    calls: Calls | None = None  # what each call may raise (cfg/effects.py): single-thread kernels' checks
 
 
 def _line(small: cst.BaseSmallStatement, line: int | None) -> cst.SimpleStatementLine:
@@ -102,7 +107,7 @@ class DeviceCode(cst.CSTTransformer):
         super().__init__()
         self.ctx, self.errs, self.iteration, self.can_return = ctx, errs, iteration, can_return
         self.offset = offset
-        self.raises: list[tuple[int, cst.BaseExpression, int | None]] = []  # (code, exception, line)
+        self.raises: list[Failure] = []  # (code, exception, line, None)
         self.line: int | None = None
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
@@ -150,7 +155,7 @@ class DeviceCode(cst.CSTTransformer):
             return updated  # a device function: numba.cuda ignores its raise (it has no error slot)
         line = origin_of(original)
         code = self.offset + len(self.raises) + 1
-        self.raises.append((code, small.exc, line))
+        self.raises.append((code, small.exc, line, None))
         record = [_line(cst.Expr(call(self.ctx.record_error, cst.Name(self.errs), self.iteration,
                                       cst.Integer(str(code)))), line)]
         if self.can_return:
@@ -178,7 +183,7 @@ def block_reduction(var: str, op: str, dtype: str, cell: str, fresh: Fresh, nump
     return [with_origin(s, line) for s in cst.parse_module(text).body]
 
 
-Raised = list[tuple[int, cst.BaseExpression, int | None]]  # (code, exception, the user's line)
+Raised = list[Failure]  # (code, exception, the user's line, the call that raises it again with the values)
 
 
 def grid_kernel(name: str, loop: cst.For, count: cst.BaseExpression, reductions: Sequence[tuple[str, str, str]],
@@ -216,10 +221,18 @@ def grid_kernel(name: str, loop: cst.For, count: cst.BaseExpression, reductions:
 
 def serial_kernel(name: str, stmts: Sequence[cst.BaseStatement], live_in: Sequence[str],
                   live_out: Sequence[str], ctx: Context, errs: str, lines: tuple[int, int] | None,
-                  offset: int) -> tuple[Kernel, list[str], DeviceCode]:
-    """One thread runs `stmts` in order; the scalars the host needs after it come back in one-element cells."""
+                  offset: int, fresh: Fresh) -> tuple[Kernel, list[str], Raised]:
+    """One thread runs `stmts` in order, each statement that may raise tested first (codegen/cuda_checks.py);
+    the scalars the host needs after it come back in one-element cells."""
+    checked = list(stmts)
+    failures: Raised = []
+    if ctx.calls is not None:
+        checks = SerialChecks(ctx.calls, errs, fresh, ctx.record_error, "_record_error_values")
+        checked = checks.block(stmts)
+        failures = checks.failures
+        assert len(failures) < offset, "more checks in one kernel than error codes below the raises'"
     device = DeviceCode(ctx, errs, cst.Integer("0"), can_return=True, offset=offset)
-    body = [s.visit(device) for s in stmts]
+    body = [s.visit(device) for s in checked]
     cells = [f"_out_{n}" for n in live_out]
     line = lines[0] if lines else None
     body += [_line(cst.Assign([cst.AssignTarget(cst.Subscript(cst.Name(c), [cst.SubscriptElement(
@@ -229,7 +242,7 @@ def serial_kernel(name: str, stmts: Sequence[cst.BaseStatement], live_in: Sequen
               *cells]
     params = list(dict.fromkeys([*params, errs]))
     return Kernel(name, "serial", tuple(params), _function(name, params, body, line),  # type: ignore[arg-type]
-                  lines), cells, device
+                  lines), cells, [*failures, *device.raises]
 
 
 def _function(name: str, params: Sequence[str], body: Stmts, line: int | None) -> cst.FunctionDef:

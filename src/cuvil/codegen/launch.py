@@ -25,6 +25,7 @@ from ..lower.plan import Alloc, Control, ParallelNest, Plan, Region, Serial
 from ..normalize.names import Fresh, Rename, all_names, assigned_names
 from ..normalize.origins import origin_of, with_origin
 from .cuda import ATOMIC, Context, DeviceCode, Kernel, Stmts, assign, call, free_names, grid_kernel, serial_kernel
+from .cuda_checks import Failure
 from .parallel import parallel_loop
 
 HOST = {"error_slots": "_error_slots", "first_error": "_first_error", "overlaps": "_overlaps",
@@ -170,13 +171,19 @@ class _Host:
                              if nest.reductions else ""))
         return out
 
-    def raise_recorded(self, errs: str, raises: Sequence[tuple[int, cst.BaseExpression, int | None]]) -> Stmts:
+    def raise_recorded(self, errs: str, raises: Sequence[Failure]) -> Stmts:
+        """After a launch: the exception of the code its kernel recorded. A bounds check's message is
+        runtime/checks.index's, called again with the index and size the kernel recorded."""
         if not raises:
             return []
         e = self.fresh("_e")
         out: Stmts = [_stmt(f"{e} = _first_error({errs})", raises[0][2])]
-        for code, exc, line in raises:
-            out.append(_stmt(f"if {e} == {code}:\n    raise {_code(exc)}  # L{line}\n", line))
+        for code, exc, line, raiser in raises:
+            again = ""
+            if raiser is not None:
+                values = [cst.Arg(call("_error_value", cst.Name(errs), cst.Integer(str(k)))) for k in (0, 1)]
+                again = f"    {_code(raiser.with_changes(args=[*values, *raiser.args[2:]]))}  # L{line}\n"
+            out.append(_stmt(f"if {e} == {code}:\n{again}    raise {_code(exc)}  # L{line}\n", line))
         return out
 
     # -- serial code -----------------------------------------------------------------------------------------
@@ -246,8 +253,8 @@ class _Host:
             return stmts
         errs = self.fresh("_errs")
         name = self.kernel_name("serial")
-        kernel, cells, device = serial_kernel(name, stmts, live_in, live_out, self.ctx, errs, region.lines,
-                                              RAISE_OFFSET)
+        kernel, cells, failures = serial_kernel(name, stmts, live_in, live_out, self.ctx, errs, region.lines,
+                                                RAISE_OFFSET, self.fresh)
         self.kernels.append(kernel)
         if region.lines:
             self.serial_lines.append(region.lines)
@@ -256,7 +263,7 @@ class _Host:
         out: Stmts = [_stmt(f"{errs} = _error_slots()", line)]
         out += [_stmt(f"{c} = _rt.empty_cell({dtypes[n]!r})", line) for c, n in zip(cells, live_out)]
         out.append(_stmt(f"{name}[1, 1]({', '.join(kernel.params)})", line))
-        out += self.raise_recorded(errs, device.raises)
+        out += self.raise_recorded(errs, failures)
         out += [_stmt(f"{n} = _rt.read({c})", line) for c, n in zip(cells, live_out)]
         del read
         return out
@@ -361,7 +368,22 @@ def print_launcher(plan: Plan, ctx: Context, scalar_dtype: Callable[[str], str |
 
 
 class _HostCopies(cst.CSTTransformer):
-    """`a.copy()` on the host: a device array has no `copy` method (the simulator's has)."""
+    """`a.copy()` on the host: a device array has no `copy` method (the simulator's has); a slice of a device
+    array, `a[1:]`, through runtime/cuda_arrays.view (an empty one has no memory to point into)."""
+
+    def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
+        if not any(isinstance(e.slice, cst.Slice) for e in updated.slice):
+            return updated
+        parts: list[cst.BaseExpression] = []
+        for element in updated.slice:
+            part = element.slice
+            if isinstance(part, cst.Slice):
+                parts.append(call("slice", *(v if v is not None else cst.Name("None")
+                                             for v in (part.lower, part.upper, part.step))))
+            else:
+                parts.append(part.value)  # type: ignore[attr-defined]
+        key = parts[0] if len(parts) == 1 else cst.Tuple([cst.Element(p) for p in parts])
+        return call("_view", updated.value, key)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = updated.func

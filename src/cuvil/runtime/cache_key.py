@@ -36,6 +36,11 @@ def key(fn: types.FunctionType, options: Options, shapes: Any = ()) -> str:
       `libcst`, `numba_cuda` (None when not installed): what changes generated code, its machine code or its
       meaning (libcst prints the generated source; llvmlite turns it into machine code; numba-cuda compiles
       target="cuda"). Versions are read from the installed distributions, without importing libcst;
+    - `cuda_toolkit`, `nvvm`, `nvvm_ir` (target="cuda" only; None where they cannot be loaded, as on the
+      simulator without a toolkit): the CUDA runtime's version and libNVVM's and its IR's, which compile the
+      kernels to PTX. The compute capability is not a part: the generated module does not depend on it, and
+      numba-cuda keeps each kernel's machine code beside the module in the entry, its index keyed by
+      signature and compute capability, so one entry holds the code of every GPU it ran on;
     - `options`: every field of `Options`;
     - `shapes`: the variant's specialization, the fields of compiler.Specialization (per parameter its rank
       and static dims, and what else the generated code is specialized on);
@@ -67,6 +72,7 @@ def key(fn: types.FunctionType, options: Options, shapes: Any = ()) -> str:
         "cuvil": [__version__, _compiler_fingerprint()],
         "python": list(sys.version_info[:2]),
         **_versions(),
+        **(_cuda_versions() if options.target == "cuda" else {}),
         "options": options.key(),
         "shapes": shapes,
         "functions": [_function_record(f) for f in _functions(fn, reads)],
@@ -102,6 +108,21 @@ def _versions() -> dict[str, str | None]:
             found[part] = importlib.metadata.version(distribution)
         except importlib.metadata.PackageNotFoundError:
             found[part] = None
+    return found
+
+
+@functools.cache
+def _cuda_versions() -> dict[str, Any]:
+    """The CUDA toolkit's parts that turn a kernel into machine code (loaded on the first CUDA variant)."""
+    found: dict[str, Any] = {"cuda_toolkit": None, "nvvm": None, "nvvm_ir": None}
+    try:
+        from numba.cuda.cudadrv import nvvm, runtime
+
+        found["cuda_toolkit"] = list(runtime.runtime.get_version())
+        library = nvvm.NVVM()
+        found["nvvm"], found["nvvm_ir"] = list(library.get_version()), list(library.get_ir_version())
+    except Exception:  # noqa: BLE001 (no toolkit: the simulator, or target="cuda" failing later with a reason)
+        pass
     return found
 
 

@@ -22,6 +22,7 @@ from numba import cuda
 
 from ..errors import CuvilError, CuvilTypeError
 from . import cuda_runtime
+from .cuda_arrays import to_host
 
 
 def is_device_array(value: object) -> bool:
@@ -97,7 +98,7 @@ class _Moved:
             for h, d in zip(host, device):
                 self._copy_back(h, d)
         elif isinstance(host, np.ndarray) and host.size and host.flags.writeable:
-            host[...] = device.copy_to_host().reshape(host.shape)
+            host[...] = to_host(device).reshape(host.shape)
 
     def back(self, result: Any) -> Any:
         if isinstance(result, tuple):
@@ -113,7 +114,7 @@ class _Moved:
             return sys.modules["cupy"].asarray(result)
         if self.kind == "numba":
             return result
-        return result.copy_to_host()
+        return to_host(result)
 
 
 def _at_user_line(exc: Exception, path: str, line_map: Sequence[tuple[str, int] | None]) -> Exception:

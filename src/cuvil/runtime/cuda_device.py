@@ -26,12 +26,20 @@ def record_error(slots, iteration, code):
 
 @cuda.jit(device=True)
 def record_error_values(slots, iteration, code, a, b):
-    """record_error, with the two values of its message (racy between two failing threads: a message may
-    show the values of another failing iteration of the same check)."""
+    """record_error, with the two values of its message (a bounds check's index and size). Two failing
+    threads may both lower the slot; the values written are those of the lowest one, under a lock
+    (slots[3]; independent thread scheduling, compute capability 7.0 and up, lets a warp's threads spin on
+    it), so the message is the one Python's first failing iteration gives."""
     packed = iteration * CODES + code
     if packed < cuda.atomic.min(slots, 0, packed):
-        slots[1] = a
-        slots[2] = b
+        while cuda.atomic.cas(slots, 3, 0, 1) != 0:
+            pass
+        if packed < slots[4]:
+            slots[1] = a
+            slots[2] = b
+            slots[4] = packed
+        cuda.threadfence()
+        cuda.atomic.exch(slots, 3, 0)
 
 
 @cuda.jit(device=True)

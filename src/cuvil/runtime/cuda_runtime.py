@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 from typing import Any
 
 import numpy as np
@@ -52,6 +53,14 @@ def _is_sim() -> bool:
     from numba import config
 
     return bool(getattr(config, "ENABLE_CUDASIM", 0))
+
+
+def disk_cache(path: str) -> bool:
+    """Whether the generated module's kernels keep their machine code beside it (numba-cuda's `cache=True`):
+    when the module is a file in a folder this process may write (a cache entry; not a module Cuvil holds in
+    memory only because the disk could not take it), on a real GPU."""
+    folder = os.path.dirname(path)
+    return not (simulator() or _is_sim()) and os.path.isfile(path) and os.access(folder, os.W_OK)
 
 
 @functools.cache
@@ -116,8 +125,9 @@ def combine(op: str, before: Any, partial: Any) -> Any:
 
 
 def error_slots() -> Any:
-    """[lowest iteration * CODES + code, and two values its message needs (a bounds check's index and size)]."""
-    return cuda.to_device(np.array([NO_ERROR, 0, 0], dtype=np.int64))
+    """[lowest iteration * CODES + code, two values its message needs (a bounds check's index and size), the
+    lock and the owner of those values (runtime/cuda_device.record_error_values)]."""
+    return cuda.to_device(np.array([NO_ERROR, 0, 0, 0, NO_ERROR], dtype=np.int64))
 
 
 def error_value(slots: Any, k: int) -> int:
@@ -205,13 +215,14 @@ def full(shape: Any, value: Any, dtype: Any) -> Any:
 def copy(a: Any) -> Any:
     """`a.copy()` of a device array: a new C-contiguous device array."""
     out = cuda.device_array(a.shape, dtype=a.dtype)
-    if out.size:
-        out.copy_to_device(a) if getattr(a, "is_c_contiguous", lambda: True)() else _copy_into(out, a)
-    return out
+    if out.size == 0:
+        return out
+    if a.is_c_contiguous():
+        out.copy_to_device(a)
+        return out
+    from .cuda_arrays import contiguous  # a strided view: copied by a kernel
 
-
-def _copy_into(out: Any, a: Any) -> None:
-    out.copy_to_device(a.copy_to_host())  # a strided view: through the host (rare; correct)
+    return contiguous(a)
 
 
 def _shape(shape: Any) -> tuple[int, ...]:

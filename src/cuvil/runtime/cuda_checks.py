@@ -1,0 +1,217 @@
+"""Recording twins: the checked helpers of a statement no condition can test beforehand (runtime/pyint.py's
+`**`, `<<`, `//`, abs(), int(), round() raise in ways cfg/raising.py cannot state as a condition), for
+single-thread kernels (codegen/cuda_checks.py).
+
+Each takes the kernel's error slots and the first of its codes, computes what the CPU helper computes, and
+where the CPU helper would raise it records `code + k` (k: which of OUTCOMES[name] it is) instead, unless a
+failure is recorded already (one thread: the first in Python's order wins), and returns a harmless value; the
+kernel leaves after the statement, and the launcher raises OUTCOMES[name][k] at the user's line. Every other
+check of such a statement records here too (bounds, divisions, Python-int `+ - *`, math domains), so the
+order of failures within it is Python's.
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import cuda
+
+from ..library.numpy import DOMAINS
+from . import cuda_pyint as pi
+from . import cuda_pymath as pm
+from .cuda_runtime import NO_ERROR
+from .pyint import _NEGATIVE_POWER, _ZERO_POWER, MESSAGE
+
+# ruff: noqa: ANN001, ANN201 (device functions are typed by Numba at each call)
+
+_INT = ("OverflowError", MESSAGE)
+_INT_ZERO = ("ZeroDivisionError", "integer division or modulo by zero")
+OUTCOMES: dict[str, tuple[tuple[str, str], ...]] = {
+    "add": (_INT,), "sub": (_INT,), "mul": (_INT,), "neg": (_INT,), "absolute": (_INT,),
+    "power": (("ZeroDivisionError", _ZERO_POWER), ("ValueError", _NEGATIVE_POWER), _INT),
+    "lshift": (("ValueError", "negative shift count"), _INT),
+    "floordiv": (_INT_ZERO, _INT),
+    "to_int": (("ValueError", "cannot convert float NaN to integer"),
+               ("OverflowError", "cannot convert float infinity to integer"), _INT),
+    "as_index": (("TypeError", "'float' object cannot be interpreted as an integer"),),
+    "index": (("IndexError", ""),),  # the message is runtime/checks.index's, from the recorded values
+    "true_divide": (("ZeroDivisionError", "division by zero"),),
+    "floor_divide": (_INT_ZERO,), "modulo": (_INT_ZERO,),
+    **{name: (DOMAINS[name][:2],) for name in DOMAINS},
+}
+OUTCOMES["round_int"] = OUTCOMES["to_int"]
+
+
+@cuda.jit(device=True)
+def record(slots, code):
+    if slots[0] == NO_ERROR:
+        slots[0] = code
+
+
+@cuda.jit(device=True)
+def failed(slots):
+    return slots[0] != NO_ERROR
+
+
+@cuda.jit(device=True)
+def index(slots, code, i, n, axis):
+    if i < -n or i >= n:
+        if slots[0] == NO_ERROR:
+            slots[0] = code
+            slots[1] = i
+            slots[2] = n
+        return i - i
+    return i
+
+
+@cuda.jit(device=True)
+def true_divide(slots, code, a, b):
+    if b == 0:
+        record(slots, code)
+        return a / (b + 1)
+    return a / b
+
+
+@cuda.jit(device=True)
+def floor_divide(slots, code, a, b):
+    if b == 0:
+        record(slots, code)
+        return a // (b + 1)
+    return a // b
+
+
+@cuda.jit(device=True)
+def modulo(slots, code, a, b):
+    if b == 0:
+        record(slots, code)
+        return a % (b + 1)
+    return a % b
+
+
+@cuda.jit(device=True)
+def add(slots, code, a, b):
+    if pi.add(a, b, True):
+        record(slots, code)
+    return pi.add(a, b)
+
+
+@cuda.jit(device=True)
+def sub(slots, code, a, b):
+    if pi.sub(a, b, True):
+        record(slots, code)
+    return pi.sub(a, b)
+
+
+@cuda.jit(device=True)
+def mul(slots, code, a, b):
+    if pi.mul(a, b, True):
+        record(slots, code)
+    return pi.mul(a, b)
+
+
+@cuda.jit(device=True)
+def neg(slots, code, a):
+    if pi.neg(a, True):
+        record(slots, code)
+    return pi.neg(a)
+
+
+@cuda.jit(device=True)
+def absolute(slots, code, a):
+    if a == pi.MIN:
+        record(slots, code)
+    return pi.absolute(a)
+
+
+@cuda.jit(device=True)
+def power(slots, code, a, b):
+    if b < 0:
+        record(slots, code if a == 0 else code + 1)
+        return a - a
+    result = a - a + 1
+    base, e = a, b
+    while e > 0:  # by squaring; a square that overflows means the result does (|a| >= 2)
+        if e & 1:
+            if pi.mul(result, base, True):
+                record(slots, code + 2)
+                return result
+            result = pi.mul(result, base)
+        e >>= 1
+        if e > 0:
+            if pi.mul(base, base, True):
+                record(slots, code + 2)
+                return result
+            base = pi.mul(base, base)
+    return result
+
+
+@cuda.jit(device=True)
+def lshift(slots, code, a, b):
+    if b < 0:
+        record(slots, code)
+    elif a != 0 and (b >= 63 or pi.lshift(a, b) >> b != a):
+        record(slots, code + 1)
+    return pi.lshift(a, b)
+
+
+@cuda.jit(device=True)
+def floordiv(slots, code, a, b):
+    if b == 0:
+        record(slots, code)
+    elif b == -1 and a == pi.MIN:
+        record(slots, code + 1)
+    return pi.floordiv(a, b)
+
+
+@cuda.jit(device=True)
+def to_int(slots, code, x):
+    if x != x:
+        record(slots, code)
+    elif x == math.inf or x == -math.inf:
+        record(slots, code + 1)
+    elif not -9.223372036854775807e18 <= x < 9.223372036854775807e18:
+        record(slots, code + 2)
+    return pi.to_int(x)
+
+
+@cuda.jit(device=True)
+def round_int(slots, code, x):
+    return to_int(slots, code, pi.half_even(x))
+
+
+@cuda.jit(device=True)
+def as_index(slots, code, x):  # lower/casts.py calls it on a float only: Python's TypeError
+    record(slots, code)
+    return 0
+
+
+def _math(fails, compute):
+    @cuda.jit(device=True)
+    def checked(slots, code, x):
+        v = float(x)
+        if fails(v):
+            record(slots, code)
+            return math.nan
+        return compute(v)
+
+    return checked
+
+
+def _fails(condition):
+    return cuda.jit(device=True)(condition)
+
+
+_EXP, _HYPERBOLIC = 709.782712893384, 710.4758600739439
+sqrt = _math(_fails(lambda v: v < 0.0), pm.sqrt)
+log = _math(_fails(lambda v: v <= 0.0), pm.log)
+log10 = _math(_fails(lambda v: v <= 0.0), pm.log10)
+log2 = _math(_fails(lambda v: v <= 0.0), pm.log2)
+log1p = _math(_fails(lambda v: v <= -1.0), pm.log1p)
+acos = _math(_fails(lambda v: v < -1.0 or v > 1.0), pm.acos)
+asin = _math(_fails(lambda v: v < -1.0 or v > 1.0), pm.asin)
+acosh = _math(_fails(lambda v: v < 1.0), pm.acosh)
+atanh = _math(_fails(lambda v: v <= -1.0 or v >= 1.0), pm.atanh)
+exp = _math(_fails(lambda v: _EXP < v < math.inf), pm.exp)
+expm1 = _math(_fails(lambda v: _EXP < v < math.inf), pm.expm1)
+cosh = _math(_fails(lambda v: _HYPERBOLIC < abs(v) < math.inf), pm.cosh)
+sinh = _math(_fails(lambda v: _HYPERBOLIC < abs(v) < math.inf), pm.sinh)
