@@ -45,16 +45,16 @@ def explicit(target: str) -> list[str]:
     return [t for t in TARGETS if t != target and t.startswith(prefix) and "*" not in t]
 
 
-def prepare(target: str) -> Path:
+def prepare(target: str, tests: tuple[str, ...] | None = None, folder: str | None = None) -> Path:
     """The target's work folder with the committed tree (HEAD: what others have in flight in the work tree is
-    not what is tested) and its mutmut configuration."""
-    work = WORK / slug(target)
+    not what is tested) and its mutmut configuration (`tests`, `folder`: verify.py's other list and folder)."""
+    work = WORK / (folder or slug(target))
     work.mkdir(parents=True, exist_ok=True)
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", "HEAD", "src", "tests", "pyproject.toml"],
                              check=True, capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(work)], input=archive, check=True)
     lines = ["[mutmut]", "source_paths = src", f"only_mutate = src/cuvil/{target}",
-             "pytest_add_cli_args_test_selection =", *(f"    {a}" for a in TARGETS[target]),
+             "pytest_add_cli_args_test_selection =", *(f"    {a}" for a in tests or TARGETS[target]),
              "pytest_add_cli_args = -p no:cacheprovider -p no:xdist", "timeout_multiplier = 4",
              "process_isolation = forkserver", "use_git_change_detection = false"]
     skip = explicit(target)
