@@ -24,12 +24,15 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 
+from .equivalent import EQUIVALENT
 from .targets import TARGETS
 
 ROOT = Path(__file__).resolve().parents[2]
 WORK = ROOT / "build" / "mutation"
+LEDGER = WORK / "verified.json"  # verify.py's verdicts: survivors run again with the tests written for them
 # mutmut's exit codes (mutmut/stats.py), as MUTATION.md counts them
 STATUS = {1: "killed", 3: "killed", 0: "survived", 36: "timeout", 24: "timeout", -24: "timeout", 152: "timeout",
           255: "timeout", 33: "no tests", 5: "no tests", None: "not run"}
@@ -66,12 +69,17 @@ def prepare(target: str, tests: tuple[str, ...] | None = None, folder: str | Non
 
 def counts(work: Path) -> dict[str, dict[str, int]]:
     """Per mutated file, how many mutants ended how."""
+    ledger = json.loads(LEDGER.read_text()) if LEDGER.exists() else {}
     out = {}
     for meta in sorted((work / "mutants" / "src").rglob("*.py.meta")):
         codes = json.loads(meta.read_text()).get("exit_code_by_key", {})
         if not codes:
             continue
         tally = Counter(STATUS.get(c, "suspicious") for c in codes.values())
+        survivors = [k for k, c in codes.items() if c == 0]
+        tally["equivalent"] = sum(k in EQUIVALENT for k in survivors)
+        tally["killed by new tests"] = sum(k not in EQUIVALENT and STATUS.get(ledger.get(k, {}).get("exit_code"))
+                                           in ("killed", "timeout") for k in survivors)
         name = str(meta.relative_to(work / "mutants" / "src" / "cuvil")).removesuffix(".meta")
         out[name] = {"generated": len(codes), **tally}
     return out
@@ -138,15 +146,29 @@ def run(target: str, seconds: float, children: int, again: bool = False, every: 
 
 
 def table(summary: dict[str, dict[str, dict[str, int]]]) -> str:
-    rows = ["| module | generated | tried | killed | timeout | survived | no tests | not run | kill rate |",
-            "|---|---|---|---|---|---|---|---|---|"]
+    """tests/MUTATION.md's table: mutmut's counts, the survivors judged equivalent (equivalent.py) and those the
+    new tests kill (verify.py's ledger) set apart, and the kill rate three ways."""
+    rows = ["| module | generated | tried | killed | timeout | survived | equivalent | killed by new tests | "
+            "no tests | not run | kill rate | without equivalents | with the new tests |", "|---" * 13 + "|"]
+    total: Counter[str] = Counter()
     for files in summary.values():
-        for name, c in files.items():
-            tried = c.get("killed", 0) + c.get("survived", 0) + c.get("timeout", 0)
-            rate = f"{100 * (c.get('killed', 0) + c.get('timeout', 0)) / tried:.0f}%" if tried else "-"
-            rows.append(f"| {name} | {c['generated']} | {tried} | {c.get('killed', 0)} | {c.get('timeout', 0)} | "
-                        f"{c.get('survived', 0)} | {c.get('no tests', 0)} | {c.get('not run', 0)} | {rate} |")
+        for name, c in sorted(files.items()):
+            total.update(c)
+            rows.append(_row(name, c))
+    rows.append(_row("**all**", total))
     return "\n".join(rows)
+
+
+def _row(name: str, c: Mapping[str, int]) -> str:
+    tried = c.get("killed", 0) + c.get("survived", 0) + c.get("timeout", 0)
+    dead, eq, new = c.get("killed", 0) + c.get("timeout", 0), c.get("equivalent", 0), c.get("killed by new tests", 0)
+
+    def rate(n: int, d: int) -> str:
+        return f"{100 * n / d:.0f}%" if d else "-"
+
+    return (f"| {name} | {c.get('generated', 0)} | {tried} | {c.get('killed', 0)} | {c.get('timeout', 0)} | "
+            f"{c.get('survived', 0)} | {eq} | {new} | {c.get('no tests', 0)} | {c.get('not run', 0)} | "
+            f"{rate(dead, tried)} | {rate(dead, tried - eq)} | {rate(dead + new, tried - eq)} |")
 
 
 def main() -> None:

@@ -18,9 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from .run import STATUS, WORK, prepare, slug, verdicts
-
-LEDGER = WORK / "verified.json"
+from .run import LEDGER, STATUS, WORK, prepare, slug, verdicts
 
 
 def resolve(target: str, names: list[str]) -> list[str]:

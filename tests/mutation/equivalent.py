@@ -1,0 +1,45 @@
+"""Surviving mutants judged equivalent: no valid input tells them from the original. Each was judged by reading
+it against the code around it; the reason is the one line tests/MUTATION.md shows. run.py counts them apart
+from the survivors, so a module's kill rate is given with and without them."""
+
+from __future__ import annotations
+
+_DEP = "cuvil.cfg.dependence."
+_KEY = "cuvil.runtime.cache_key."
+_TAG = "a tag respelled alike in every key: two keys are still equal exactly when the values are"
+
+EQUIVALENT: dict[str, str] = {
+    _DEP + "xǁ_Loopǁis_reduction__mutmut_15": "`uses` counts every occurrence of the name, a plain assignment's "
+                                              "target too, so `len(uses) == len(updates)` already refuses it",
+    _DEP + "x__line__mutmut_3": "only for a statement without an origin line; the normalizer gives every one a line",
+    _DEP + "x__line__mutmut_4": "only for a statement without an origin line; the normalizer gives every one a line",
+    _DEP + "x__root_words__mutmut_3": "roots are `kind:name` with one colon (names have none): rpartition = partition",
+    _DEP + "x__root_words__mutmut_11": "a written captured constant makes the loop serial earlier, never reaching here",
+    _DEP + "x__root_words__mutmut_12": "a written captured constant makes the loop serial earlier, never reaching here",
+    _DEP + "xǁ_Loopǁindex_nonnegative__mutmut_12": "the default step is only read for its sign",
+    _DEP + "xǁ_Loopǁindex_nonnegative__mutmut_15": "a zero step is range's ValueError before the loop runs",
+    _DEP + "xǁ_Loopǁslot_views__mutmut_12": "the placeholder for a non-name target is only tested for being a "
+                                            "subscript",
+    _DEP + "xǁ_Loopǁslot_views__mutmut_13": "the placeholder for a non-name target is only tested for being a "
+                                            "subscript",
+    _DEP + "xǁ_Loopǁslot_views__mutmut_14": "the placeholder for a non-name target is only tested for being a "
+                                            "subscript",
+    _DEP + "xǁ_Loopǁslot_views__mutmut_17": "a bound name that is not private made the loop serial already, or is a "
+                                            "reduction, which has no plain binding",
+    "cuvil.analysis.shapes.x__binds__mutmut_1": "every normalized loop header is `for i in range(…)`, which never "
+                                                "raises a contradiction",
+    **{_KEY + f"x__value_part__mutmut_{n}": _TAG for n in (3, 4, 8, 9, 11, 12, 13, 14, 15, 16, 20, 21, 24, 25)},
+    _KEY + "x__value_part__mutmut_10": "a literal's text already tells the types apart (`2`, `2.0`, `True`, "
+                                       "`np.float64(2.0)`)",
+    **{_KEY + f"x__digest__mutmut_{n}": "every part is built in one fixed order: the JSON text is the same "
+                                        "without sort_keys" for n in (3, 6, 8)},
+    **{_KEY + f"x__digest__mutmut_{n}": "every part is already JSON: `default` is never called" for n in (4, 7)},
+    _KEY + "x_key__mutmut_15": "Python's patch version too: finer, never coarser",
+    _KEY + "x_key__mutmut_35": "a builtin is the same object in every process of one Python: keys change alike",
+    _KEY + "x_key__mutmut_36": "a builtin is the same object in every process of one Python: keys change alike",
+    **{_KEY + f"x_source_key__mutmut_{n}": "unreadable source is refused by the check the marker would skip; a "
+                                           "longer name is as unique" for n in (3, 4, 6)},
+    "cuvil.lower.checks.xǁ_Loopǁ__init____mutmut_21": "a range with a step that is not a literal gets the same first "
+                                                      "and last values (start + (len - 1) * step); a zero step is "
+                                                      "range's ValueError at the same place",
+}
