@@ -67,11 +67,11 @@ def test_sequential_gelu_layernorm_softmax_matches_eager(dtype):
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16], ids=["float32", "bfloat16"])
-def test_transformer_mlp_block_matches_eager(dtype):
+def test_transformer_mlp_block_matches_eager(dtype, new_process):
     before = COUNTS["numba_compiles"]
     compiled, graphs = _run(MLPBlock(), lambda b: torch.randn(b, 5, 16), dtype, dynamic=True)
     assert graphs == [1, 2, 2, 2]
-    assert COUNTS["numba_compiles"] - before <= 4  # two kernels, each at most once per graph
+    assert COUNTS["numba_compiles"] - before == 2  # two kernels, each shared by the static and symbolic graph
     modes = sorted(f.mode for f in cd.explain(compiled).graphs[-1].fused)
     assert modes == ["flat", "rows"]  # GELU alone; residual add + LayerNorm as one nest over rows
 

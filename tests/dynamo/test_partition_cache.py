@@ -1,8 +1,6 @@
 """A partition met again (a recompiled graph, a later process) is found by its key: no Plan is built again, and
 a refused partition is refused again with the same reason; the key tells apart what changes the kernel."""
 
-import sys
-
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -12,27 +10,19 @@ import cuvil.dynamo as cd  # noqa: E402
 from cuvil.dynamo import compiled as C  # noqa: E402
 from cuvil.dynamo import modules, partition_key  # noqa: E402
 
+from .conftest import forget_compiled_kernels  # noqa: E402
+
 
 @pytest.fixture(autouse=True)
-def fresh(tmp_path, monkeypatch):
-    monkeypatch.setenv("CUVIL_CACHE_DIR", str(tmp_path))
+def fresh(new_process):
     torch._dynamo.reset()
     cd.reset()
-    _forget_process_state()
     yield
     torch._dynamo.reset()
 
 
 def bias_gelu(x, b):
     return F.gelu(x + b) * 2
-
-
-def _forget_process_state():
-    """What a new process would not have: the compiled kernels and the imported generated modules."""
-    C._COMPILED.clear()
-    C._REFUSED.clear()
-    for name in [n for n in sys.modules if n.startswith("cuvil_dynamo_")]:
-        del sys.modules[name]
 
 
 def _compile_and_check(fn, *args):
@@ -49,7 +39,7 @@ def test_a_partition_found_on_disk_is_not_built_again():
     before = dict(C.COUNTS)
     _compile_and_check(bias_gelu, x, b)
     assert C.COUNTS["plans_built"] - before["plans_built"] == 1
-    _forget_process_state()
+    forget_compiled_kernels()
     _compile_and_check(bias_gelu, x, b)  # the entry names the module; Numba's cache=True has its machine code
     assert C.COUNTS["plans_built"] - before["plans_built"] == 1
     _compile_and_check(bias_gelu, x, b)  # the same process: the kernel itself, compiled nothing
@@ -62,7 +52,7 @@ def test_a_partition_found_on_disk_is_not_built_again():
 def test_an_entry_whose_module_is_gone_is_built_again(tmp_path):
     x, b = torch.randn(6, 40), torch.randn(40)
     _compile_and_check(bias_gelu, x, b)
-    _forget_process_state()
+    forget_compiled_kernels()
     for module in (tmp_path / "dynamo").glob("cuvil_dynamo_*.py"):
         module.unlink()
     before = C.COUNTS["plans_built"]
@@ -79,7 +69,7 @@ def test_a_refused_partition_is_refused_again_with_its_reason():
     before = C.COUNTS["plans_built"]
     for forget in (False, True, False):
         if forget:
-            _forget_process_state()
+            forget_compiled_kernels()
         _compile_and_check(f, x, y)
         reasons.append(cd.explain().graphs[-1].fallbacks[0].reason)
     assert C.COUNTS["plans_built"] == before + 1
@@ -122,7 +112,7 @@ def test_an_unreadable_entry_is_no_entry(tmp_path):
         assert modules.read_entry(entry.stem) is not None
         entry.write_text("{not json")
         assert modules.read_entry(entry.stem) is None
-    _forget_process_state()
+    forget_compiled_kernels()
     _compile_and_check(bias_gelu, x, b)
 
 

@@ -70,6 +70,11 @@ class Kernel:
     plan: Plan
 
 
+def _op(node: torch.fx.Node) -> str:
+    """`add` for aten.add.Tensor, `getitem` for operator.getitem: the readable part of a value's name."""
+    return str(getattr(node.target, "__name__", node.target)).split(".")[0]
+
+
 def _stmt(text: str) -> cst.BaseStatement:
     return cst.parse_statement(text + "\n")
 
@@ -181,7 +186,11 @@ class _Writer:
 
     def __init__(self, b: _Builder, flat: bool):
         self.b, self.flat = b, flat
-        self.names = {n: f"t_{n.name}" for n in b.params + b.body}
+        # Named by position and operation, never by the FX node's name: partitions that differ only in naming
+        # (a graph traced again with symbolic sizes) print the same text and share one module (modules.py).
+        self.names = {p: f"x{i}" for i, p in enumerate(b.params)}
+        self.names |= {n: f"t{i}_{_op(n)}" for i, n in enumerate(b.body)}
+        self.acc = {n: str(i) for i, n in enumerate(b.body)}
         self.args = {p: f"in{i}" for i, p in enumerate(b.params)}
         self.assigned: set[str] = set()
 
@@ -324,12 +333,12 @@ class _Writer:
             x = self.names[n.args[0]]
             if entry.op in ("var", "var_mean"):
                 if b.level[n] - 1 == level:
-                    parts.append((n, f"m_{n.name}", "mean", x))
+                    parts.append((n, f"m{self.acc[n]}", "mean", x))
                 elif b.level[n] == level:
-                    d = f"({x} - m_{n.name})"
-                    parts.append((n, f"a_{n.name}", "var", f"{d} * {d}"))
+                    d = f"({x} - m{self.acc[n]})"
+                    parts.append((n, f"a{self.acc[n]}", "var", f"{d} * {d}"))
             elif b.level[n] == level:
-                parts.append((n, f"a_{n.name}", entry.op, x))
+                parts.append((n, f"a{self.acc[n]}", entry.op, x))
         if not parts:
             return []
         out: list[cst.BaseStatement] = []
