@@ -11,9 +11,8 @@ disk, spec.py) before any Plan is built. The parts, each named:
   arguments (other nodes by position, numbers with their type, dtypes and strings as text) and its fake
   value's dtype, device and shape (symbolic sizes by their expression: what kernel.py compares them by).
 
-Left out: the partition's name in the graph and the node names (the generated code names values after them,
-so two graphs that differ only in naming share the module printed for one of them: the same computation); the
-data of the tensors (a kernel never depends on values). Static sizes are in the key (they locate the extents
+Left out: the partition's name in the graph and the node names (the generated code names values by position,
+kernel.py, so they change nothing in it); the data of the tensors (a kernel never depends on values). Static sizes are in the key (they locate the extents
 in the call record), not in the module: partitions that differ only in them print the same text and share one
 module and its machine code (modules.py names a module by its text).
 """
