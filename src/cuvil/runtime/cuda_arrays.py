@@ -1,5 +1,10 @@
-"""Device arrays on the host side of the CUDA target: views the launcher takes (`a[1:]`, `a[::-1]`) and copies
-back to the host, safe for empty and reversed arrays.
+"""Device arrays on the host side of the CUDA target: other libraries' GPU arrays taken zero-copy, views the
+launcher takes (`a[1:]`, `a[::-1]`) and copies back to the host, safe for empty and reversed arrays.
+
+A GPU array of another library comes in through `__cuda_array_interface__` (torch, CuPy, JAX, anything
+implementing it) or DLPack (a producer whose `__dlpack_device__` is a CUDA device), as a numba device array
+over the same memory: nothing is copied, and the kernels' writes are the caller's. On the simulator the
+"device" is host memory, so the same description becomes a NumPy view of that memory.
 
 numba-cuda refuses two things the simulator (NumPy inside) does without a word: a view of an empty device
 array whose extent it computes as non-empty ("non-empty slice into empty slice": an empty array has a NULL
@@ -10,15 +15,70 @@ C-contiguous is copied into one on the device first.
 
 from __future__ import annotations
 
+import ctypes
 import functools
 from typing import Any
 
 import numpy as np
 from numba import cuda
 
-from .cuda_runtime import grid, simulated
+from .cuda_runtime import _contiguous, _is_sim, grid, simulated, simulator
 
 # ruff: noqa: ANN001 (kernels are typed by Numba at each launch)
+
+
+_CUDA_DEVICES = (2, 3)  # DLPack's kDLCUDA and kDLCUDAHost
+
+
+def interface(value: Any) -> dict[str, Any] | None:
+    """The `__cuda_array_interface__` (version 3) of a GPU array of another library, read from its own or
+    from DLPack; None for anything else (NumPy arrays, numba's own device arrays, numbers)."""
+    if isinstance(value, np.ndarray) or type(value).__module__.split(".")[0] == "numba":
+        return None
+    if hasattr(value, "__cuda_array_interface__"):
+        return dict(value.__cuda_array_interface__)
+    if hasattr(value, "__dlpack__") and hasattr(value, "__dlpack_device__") \
+            and int(value.__dlpack_device__()[0]) in _CUDA_DEVICES:
+        return dlpack_interface(value)
+    return None
+
+
+def dlpack_interface(value: Any, stream: int = -1) -> dict[str, Any]:
+    """A DLPack producer's array as a `__cuda_array_interface__` (strides in bytes; `stream` -1: the producer
+    synchronizes nothing, the launch waits on the default stream)."""
+    from cuda.core.utils import StridedMemoryView
+
+    found = StridedMemoryView.from_dlpack(value, stream_ptr=stream)
+    itemsize = found.dtype.itemsize
+    strides = None if found.strides is None else tuple(s * itemsize for s in found.strides)
+    return {"version": 3, "shape": tuple(found.shape), "typestr": found.dtype.str, "strides": strides,
+            "data": (found.ptr, bool(found.readonly)), "stream": None}
+
+
+def from_interface(value: Any, desc: dict[str, Any]) -> Any:
+    """A numba device array over the memory `desc` describes, kept alive by `value`."""
+    if simulator() or _is_sim():
+        from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
+
+        return FakeCUDAArray(_host_view(desc))
+    if "stream" in desc and hasattr(value, "__cuda_array_interface__"):
+        return cuda.as_cuda_array(value)  # synchronizes with the producer's stream, as the interface asks
+    return cuda.from_cuda_array_interface(desc, owner=value, sync=False)
+
+
+def _host_view(desc: dict[str, Any]) -> np.ndarray:
+    """The simulator's "device" memory is the host's: a NumPy array over `desc`'s pointer, no copy."""
+    dtype, shape = np.dtype(desc["typestr"]), tuple(desc["shape"])
+    pointer, readonly = desc["data"]
+    if 0 in shape or not pointer:
+        return np.empty(shape, dtype)
+    strides = tuple(desc["strides"]) if desc.get("strides") else _contiguous(shape, dtype.itemsize)
+    low = sum((n - 1) * s for n, s in zip(shape, strides) if s < 0)
+    high = sum((n - 1) * s for n, s in zip(shape, strides) if s > 0) + dtype.itemsize
+    memory = (ctypes.c_char * (high - low)).from_address(pointer + low)
+    out = np.ndarray(shape, dtype, buffer=memory, offset=-low, strides=strides)
+    out.flags.writeable = not readonly
+    return out
 
 
 def view(a: Any, key: Any) -> Any:

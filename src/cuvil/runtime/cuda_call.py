@@ -21,13 +21,15 @@ import numpy as np
 from numba import cuda
 
 from ..errors import CuvilError, CuvilTypeError
-from . import cuda_runtime
+from . import cuda_arrays, cuda_runtime
 from .cuda_arrays import to_host
 
 
 def is_device_array(value: object) -> bool:
-    return cuda_runtime.simulated(value) or (hasattr(value, "__cuda_array_interface__")
-                                             and not isinstance(value, np.ndarray))
+    """A numba device array, or another library's GPU array (__cuda_array_interface__ or DLPack)."""
+    return cuda_runtime.simulated(value) or (type(value).__module__.split(".")[0] == "numba"
+                                             and hasattr(value, "__cuda_array_interface__")) \
+        or cuda_arrays.interface(value) is not None
 
 
 def entry(launcher: Callable[..., Any], names: Sequence[str], writes: Sequence[str] | None,
@@ -78,14 +80,15 @@ class _Moved:
             self.device_of[id(value)] = device
             self.host_of[id(device)] = value
             return device
-        if is_device_array(value):
+        desc = cuda_arrays.interface(value)
+        if desc is not None:  # another library's GPU array: a numba view of its memory, no copy
             module = type(value).__module__.split(".")[0]
             self.kind = {"torch": "torch", "cupy": "cupy"}.get(module, "numba")
-            if module in ("torch", "cupy") and hasattr(cuda, "as_cuda_array"):
-                device = cuda.as_cuda_array(value.detach() if module == "torch" else value)
-                self.host_of[id(device)] = value
-                return device
-            return value
+            device = cuda_arrays.from_interface(value.detach() if module == "torch" else value, desc)
+            self.host_of[id(device)] = value
+            return device
+        if is_device_array(value):
+            self.kind = "numba"
         return value
 
     def copy_back(self, args: Sequence[Any], device_args: Sequence[Any], written: frozenset[int]) -> None:
