@@ -136,6 +136,11 @@ def main() -> None:
         lines.append(f"| CuPy | not measured ({type(exc).__name__}) | | |")
     explanation = str(cuvil.explain(s)).splitlines()
     lines += ["", "cuvil.explain(softmax):", "", "```", *explanation[-8:], "```", ""]
+    try:  # each variant's kernels: PTX size and registers per thread (runtime/cuda_runtime.kernel_sizes)
+        sizes = [line for g in (f, s) for v in g._variants for line in v.impl.kernel_sizes()]
+        lines += ["Kernels:", "", *[f"- {line}" for line in sizes], ""]
+    except Exception as exc:  # noqa: BLE001
+        lines += [f"Kernels: sizes not read ({type(exc).__name__}: {str(exc)[:120]})", ""]
     Path(__file__).with_name("gpu_results.md").write_text("\n".join(lines))
     print("\n".join(lines[-12:]))
     sys.exit(1 if failures else 0)

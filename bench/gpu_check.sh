@@ -49,7 +49,11 @@ $PY -c 'import cupy; print("   cupy", cupy.__version__)' 2>/dev/null || echo "  
 step "tests/cuda on the GPU (no simulator)"
 export CUVIL_CACHE_DIR=$(mktemp -d)
 unset NUMBA_ENABLE_CUDASIM
-CUVIL_GPU=1 timeout 200 $PY -m pytest -q -x -p no:randomly -p no:cacheprovider tests/cuda >"$LOG/tests" 2>&1
+# Compiling the kernels is most of the time: one worker per core (up to 8) when pytest-xdist is there or
+# installs (optional: without it the tests run in one process).
+$PY -c 'import xdist' 2>/dev/null || timeout 60 $PY -m pip install -q pytest-xdist >/dev/null 2>&1 || true
+XDIST=$($PY -c 'import os, xdist; print("-n", min(8, os.cpu_count() or 1))' 2>/dev/null || true)
+CUVIL_GPU=1 timeout 200 $PY -m pytest -q -x -p no:randomly -p no:cacheprovider $XDIST tests/cuda >"$LOG/tests" 2>&1
 rc=$?
 tail -n 15 "$LOG/tests" | grep -vE "^\s*$" | sed 's/^/   /'
 [ $rc -eq 0 ] && ok "tests/cuda" || bad "tests/cuda (rc=$rc)"

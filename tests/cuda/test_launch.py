@@ -72,3 +72,40 @@ def test_a_cpu_and_a_cuda_variant_are_different_entries():
     np.testing.assert_array_equal(gpu(np.zeros(3)), np.ones(3))
     assert "@cuda.jit" in gpu.source("cuda") and "@cuda.jit" not in cpu.source("kernel")
     assert gpu.compile_events[0].cache == "miss"  # not the CPU entry
+
+
+class _Compiled:
+    """A compiled kernel as numba-cuda's dispatcher lists it in `overloads`."""
+
+    regs_per_thread = 40
+
+    def inspect_asm(self, cc):
+        return f"// PTX for sm_{cc[0]}{cc[1]}\n" + "x" * 100
+
+
+def test_kernel_sizes_list_each_compiled_kernel_and_skip_device_functions():
+    kernel = type("Kernel", (), {"overloads": {("float64[::1]", "int64"): _Compiled()}, "_device": False})()
+    device = type("Device", (), {"overloads": {("float64",): _Compiled()}, "_device": True})()
+    cc = cuda_runtime.cuda.get_current_device().compute_capability
+    lines = cuda_runtime.kernel_sizes({"f_k0": kernel, "helper": device, "n": 3})
+    size = len(_Compiled().inspect_asm(cc))
+    assert lines == [f"kernel f_k0('float64[::1]', 'int64'): PTX {size} bytes for cc {cc[0]}.{cc[1]}, "
+                     "40 registers per thread"]
+
+
+def test_kernel_sizes_after_a_launch():
+    """On a GPU (bench/gpu_check.sh): the one kernel, its PTX and registers; the simulator compiles none."""
+    f = cuvil.jit(plain_saxpy, target="cuda")
+    f(2.0, np.ones(4), np.ones(4), np.zeros(4))
+    sizes = f._variants[0].impl.kernel_sizes()
+    if cuda_runtime.simulator() or cuda_runtime._is_sim():
+        assert sizes == []
+    else:
+        assert len(sizes) == 1 and sizes[0].startswith("kernel plain_saxpy_k0(") and "registers per thread" in sizes[0]
+        assert int(sizes[0].split("PTX ")[1].split()[0]) > 1000
+
+
+def plain_saxpy(a, x, y, out):
+    for i in range(len(x)):
+        out[i] = a * x[i] + y[i]
+    return out

@@ -53,6 +53,7 @@ def entry(launcher: Callable[..., Any], names: Sequence[str], writes: Sequence[s
         return moved.back(result)
 
     call.launcher = launcher  # type: ignore[attr-defined]
+    call.kernel_sizes = lambda: cuda_runtime.kernel_sizes(launcher.__globals__)  # type: ignore[attr-defined]
     return call
 
 

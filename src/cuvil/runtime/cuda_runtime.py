@@ -49,6 +49,26 @@ def require() -> None:
                          "simulate one")
 
 
+def kernel_sizes(names: dict[str, Any]) -> list[str]:
+    """Per kernel of a generated module and per signature it was compiled for: its PTX size and, from the
+    driver, the registers each thread uses (what limits occupancy). Empty before the first launch and on the
+    simulator (which compiles nothing)."""
+    out = []
+    for name, value in sorted(names.items()):
+        overloads = getattr(value, "overloads", None)
+        if not isinstance(overloads, dict) or getattr(value, "_device", False):
+            continue
+        for sig, kernel in overloads.items():
+            cc = cuda.get_current_device().compute_capability
+            size = len(kernel.inspect_asm(cc).encode())
+            try:
+                registers = f"{kernel.regs_per_thread} registers per thread"
+            except Exception:  # noqa: BLE001 (no driver attribute: the size alone)
+                registers = "registers unknown"
+            out.append(f"kernel {name}{tuple(sig)}: PTX {size} bytes for cc {cc[0]}.{cc[1]}, {registers}")
+    return out
+
+
 def _is_sim() -> bool:
     from numba import config
 
