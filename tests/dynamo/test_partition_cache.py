@@ -45,8 +45,15 @@ def test_a_partition_found_on_disk_is_not_built_again():
     _compile_and_check(bias_gelu, x, b)  # the same process: the kernel itself, compiled nothing
     assert C.COUNTS["plans_built"] - before["plans_built"] == 1
     assert C.COUNTS["kernels"] - before["kernels"] == 2
-    (fused,) = cd.explain().graphs[-1].fused
-    assert "erf_f32(" in fused.source and fused.mode == "rows"
+    graphs = cd.explain().graphs
+    assert [g.fused[0].found for g in graphs] == ["built", "disk", "process"]
+    assert graphs[0].fused[0].plan_seconds > 0 and graphs[1].fused[0].plan_seconds == 0
+    assert graphs[2].fused[0].seconds == 0 and graphs[2].stages["numba"] == 0
+    assert all(g.fused[0].source == graphs[0].fused[0].source for g in graphs)
+    assert "erf_f32(" in graphs[0].fused[0].source and graphs[0].fused[0].mode == "rows"
+    assert set(graphs[0].stages) == {"aot", "partition", "plans", "numba"}
+    assert ", from the disk cache, Numba " in str(graphs[1])
+    assert str(graphs[2]).splitlines()[0].endswith(")") and "(AOTAutograd " in str(graphs[2])
 
 
 def test_an_entry_whose_module_is_gone_is_built_again(tmp_path):

@@ -23,7 +23,7 @@ from typing import Any
 
 import torch.fx
 
-from .compiled import Compiled, compile_partition
+from .compiled import Compiled, Found, compile_partition
 
 _lock = threading.Lock()
 _EXECUTOR: list[ThreadPoolExecutor] = []
@@ -34,7 +34,7 @@ class Background:
     """The callable that replaces a partition in the graph: its torch ops until its kernel is compiled."""
 
     def __init__(self, name: str, sub: torch.fx.GraphModule,
-                 done: Callable[[Compiled | None, BaseException | None], None]):
+                 done: Callable[[Found | None, BaseException | None], None]):
         self.eager = sub
         self.kernel: Compiled | None = None
         self.__name__ = name
@@ -48,12 +48,12 @@ class Background:
     def _compile(self) -> None:
         """On the worker: the kernel is in place (and reported) before the task counts as done for wait()."""
         try:
-            kernel = compile_partition(self.eager)
+            found = compile_partition(self.eager)
         except Exception as e:  # noqa: BLE001 - the partition keeps running in torch; the report says why
             self._done(None, e)
             return
-        self.kernel = kernel
-        self._done(kernel, None)
+        self.kernel = found.kernel
+        self._done(found, None)
 
     def __call__(self, *args: Any) -> Any:
         kernel = self.kernel

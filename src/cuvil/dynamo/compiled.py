@@ -17,6 +17,7 @@ batch size reuses the machine code.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import threading
@@ -113,26 +114,38 @@ _COMPILED: dict[str, Compiled] = {}
 _REFUSED: dict[str, str] = {}
 
 
-def compile_partition(gm: torch.fx.GraphModule) -> Compiled:
+@dataclasses.dataclass
+class Found:
+    """How a partition's kernel was found, for explain: where, and what it cost."""
+
+    kernel: Compiled
+    where: str  # "process", "disk" or "built"
+    plan_seconds: float  # building and printing the Plan
+    seconds: float  # loading the module and Numba's compile (or cache load); 0 when found in the process
+
+
+def compile_partition(gm: torch.fx.GraphModule) -> Found:
     """The compiled kernel of a partition, shared by every graph that has the same one (Dynamo recompiles a
     graph when its guards fail, with the same partitions: they cost nothing the second time); raises
     layout.NotFusable with the reason when the partition cannot be one kernel."""
     key = partition_key.key(gm)
     found = _COMPILED.get(key)
     if found is not None:
-        return found
+        return Found(found, "process", 0.0, 0.0)
     if key in _REFUSED:
         raise L.NotFusable(_REFUSED[key])
     entry = modules.read_entry(key)
+    where, started = "disk", time.perf_counter()
     if entry is None:
-        entry = _build(gm, key)
+        where, entry = "built", _build(gm, key)
         modules.write_entry(key, entry)
+    plan_seconds = time.perf_counter() - started if where == "built" else 0.0
     if isinstance(entry, str):
         _REFUSED[key] = entry
         raise L.NotFusable(entry)
     found = _COMPILED[key] = Compiled(*entry)
     COUNTS["kernels"] += 1
-    return found
+    return Found(found, where, plan_seconds, found.seconds)
 
 
 def _build(gm: torch.fx.GraphModule, key: str) -> tuple[Spec, str] | str:

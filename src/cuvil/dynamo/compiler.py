@@ -32,7 +32,7 @@ from ..errors import PerformanceWarning
 from . import layout as L
 from . import ops
 from .background import Background
-from .compiled import Compiled, compile_partition
+from .compiled import Compiled, Found, compile_partition
 from .report import Fallback, Fused, GraphReport, record
 
 aten = torch.ops.aten
@@ -60,10 +60,12 @@ def _op_name(node: torch.fx.Node) -> str:
 def fuse(gm: torch.fx.GraphModule, report: GraphReport, background: bool = False) -> torch.fx.GraphModule:
     """`gm` with each maximal supported subgraph replaced by a call to its compiled kernel (with `background`,
     by a call that runs its torch ops until the kernel compiled on a worker thread is ready: background.py)."""
+    started = time.perf_counter()
     support = _Support()
     partitioner = CapabilityBasedPartitioner(gm, support, allows_single_node_partition=True)
     partitions = partitioner.propose_partitions()
     fused = partitioner.fuse_partitions(partitions, prefix="fused_")
+    report.stages["partition"] = time.perf_counter() - started
     for node in list(fused.graph.nodes):
         if node.op == "call_module" and str(node.target).startswith("fused_"):
             sub = getattr(fused, node.target)
@@ -73,11 +75,12 @@ def fuse(gm: torch.fx.GraphModule, report: GraphReport, background: bool = False
                 target: Any = Background(str(node.target), sub, record)
             else:
                 try:
-                    target = compile_partition(sub)
+                    found = compile_partition(sub)
                 except Exception as e:  # noqa: BLE001 - the partition runs in torch; explain shows why
                     record(None, e)
                     continue
-                record(target, None)
+                record(found, None)
+                target = found.kernel
             with fused.graph.inserting_before(node):
                 call = fused.graph.call_function(target, tuple(node.args))
             call.meta = dict(node.meta)
@@ -93,11 +96,14 @@ def fuse(gm: torch.fx.GraphModule, report: GraphReport, background: bool = False
     return fused
 
 
-def _record(report: GraphReport, name: str, names: tuple[str, ...], compiled: Compiled | None,
+def _record(report: GraphReport, name: str, names: tuple[str, ...], found: Found | None,
             error: BaseException | None) -> None:
     """What became of a partition, in the graph's report: fused, or why it stays torch ops."""
-    if compiled is not None:
-        report.fused.append(Fused(name, names, compiled.spec.mode, compiled.text, compiled.seconds))
+    if found is not None:
+        k = found.kernel
+        report.fused.append(Fused(name, names, k.spec.mode, k.text, found.seconds, found.where, found.plan_seconds))
+        for stage, seconds in (("plans", found.plan_seconds), ("numba", found.seconds)):
+            report.stages[stage] = report.stages.get(stage, 0.0) + seconds
     elif isinstance(error, L.NotFusable):
         report.fallbacks.append(Fallback(names, str(error)))
     else:
@@ -148,6 +154,7 @@ def cuvil_backend(gm: torch.fx.GraphModule, example_inputs: Sequence[Any], optio
     from torch._functorch.aot_autograd import make_boxed_func
     from torch.fx._lazy_graph_module import _LazyGraphModule
 
+    entered = time.perf_counter()
     chosen = backend_options(options, mode)
     parameters = _parameters(example_inputs)
     if _requires_grad(example_inputs):
@@ -161,6 +168,7 @@ def cuvil_backend(gm: torch.fx.GraphModule, example_inputs: Sequence[Any], optio
     def forward_compiler(aten_gm: torch.fx.GraphModule, inputs: Sequence[Any]) -> Any:
         started = time.perf_counter()
         report = GraphReport(_next_id(), parameters)
+        report.stages["aot"] = started - entered
         record(report)
         try:
             result = fuse(aten_gm, report, chosen["background"])
@@ -168,7 +176,7 @@ def cuvil_backend(gm: torch.fx.GraphModule, example_inputs: Sequence[Any], optio
             report.eager = f"the backend failed ({type(e).__name__}: {e}); the aten graph runs in eager PyTorch"
             warnings.warn(f"cuvil: {report.eager}. Please report it.", PerformanceWarning, stacklevel=2)
             result = aten_gm
-        report.seconds = time.perf_counter() - started
+        report.seconds = time.perf_counter() - entered
         _LazyGraphModule.force_recompile(result)  # its forward, not the lazy one that recompiles and calls
         return make_boxed_func(result.forward)     # the module (measured: 5-8 µs a call)
 

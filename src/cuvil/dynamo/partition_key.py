@@ -12,9 +12,10 @@ disk, spec.py) before any Plan is built. The parts, each named:
   value's dtype, device and shape (symbolic sizes by their expression: what kernel.py compares them by).
 
 Left out: the partition's name in the graph and the node names (the generated code names values by position,
-kernel.py, so they change nothing in it); the data of the tensors (a kernel never depends on values). Static sizes are in the key (they locate the extents
-in the call record), not in the module: partitions that differ only in them print the same text and share one
-module and its machine code (modules.py names a module by its text).
+kernel.py, so they change nothing in it); the data of the tensors (a kernel never depends on values). Static
+sizes are in the key (they locate the extents in the call record), not in the module: partitions that differ
+only in them print the same text and share one module and its machine code (modules.py names a module by its
+text).
 """
 
 from __future__ import annotations

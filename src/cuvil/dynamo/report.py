@@ -19,7 +19,9 @@ class Fused:
     ops: tuple[str, ...]
     mode: str  # "rows": a nest over rows with reductions inside; "flat": one loop over all elements
     source: str  # the generated Numba module
-    seconds: float  # printing, writing and compiling it
+    seconds: float  # loading the module and compiling it (Numba), or loading its cached machine code
+    found: str = "built"  # "built" (a Plan printed), "disk" (a cache entry from before), "process" (compiled)
+    plan_seconds: float = 0.0  # building and printing the Plan (0 unless built)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,18 +38,27 @@ class GraphReport:
     fallbacks: list[Fallback] = dataclasses.field(default_factory=list)
     left: dict[str, str] = dataclasses.field(default_factory=dict)  # op → why it stays a torch call
     eager: str = ""  # why the whole graph runs in eager PyTorch, if it does
-    seconds: float = 0.0
+    seconds: float = 0.0  # the backend's part, from AOTAutograd's trace to the fused graph
+    stages: dict[str, float] = dataclasses.field(default_factory=dict)  # "aot", "partition", "plans", "numba"
 
     def __str__(self) -> str:
+        stages = ", ".join(f"{_STAGES[k]} {v:.2f}" for k, v in self.stages.items())
         lines = [f"graph #{self.id}" + (f": {self.eager}" if self.eager else
-                                         f": {len(self.fused)} fused partition(s), built in {self.seconds:.2f} s")]
+                                         f": {len(self.fused)} fused partition(s), built in {self.seconds:.2f} s"
+                                         + (f" ({stages})" if stages else ""))]
         for f in self.fused:
-            lines.append(f"  fused {f.name} ({f.mode}, {len(f.ops)} ops, {f.seconds:.2f} s): {', '.join(f.ops)}")
+            how = {"built": f"Plan {f.plan_seconds:.2f} s", "disk": "from the disk cache",
+                   "process": "compiled before in this process"}[f.found]
+            lines.append(f"  fused {f.name} ({f.mode}, {len(f.ops)} ops, {how}, Numba {f.seconds:.2f} s): "
+                         f"{', '.join(f.ops)}")
         for b in self.fallbacks:
             lines.append(f"  not fused ({b.reason}): {', '.join(b.ops)}")
         for op, why in sorted(self.left.items()):
             lines.append(f"  torch call {op}: {why}")
         return "\n".join(lines)
+
+
+_STAGES = {"aot": "AOTAutograd", "partition": "partition", "plans": "Plans", "numba": "Numba"}
 
 
 @dataclasses.dataclass(frozen=True)
