@@ -87,6 +87,9 @@ def measure(rows: int, cols: int, runs: int, calls: int, background: bool = Fals
             if options:
                 cuvil.dynamo.wait()
                 fused_s = time.perf_counter() - start
+            if backend == "cuvil":
+                graph = cuvil.dynamo.explain().graphs[-1]
+                stages = {"dynamo and the rest": compile_s["cuvil"] - graph.seconds, **graph.stages}
             torch.testing.assert_close(out, fn(*args), atol=1e-5, rtol=1e-4)
             compiled[backend] = c
         for c in compiled.values():  # warm up every path once more before timing
@@ -97,7 +100,7 @@ def measure(rows: int, cols: int, runs: int, calls: int, background: bool = Fals
                 times[backend].append(_mean_call(c, args, calls))
         steady = {k: statistics.median(v) for k, v in times.items()}
         results[name] = {"steady_ms": {k: v * 1e3 for k, v in steady.items()},
-                         "compile_s": compile_s, "cuvil_fused_after_s": fused_s,
+                         "compile_s": compile_s, "cuvil_fused_after_s": fused_s, "cuvil_compile_stages_s": stages,
                          "speedup_vs_inductor": steady["inductor"] / steady["cuvil"],
                          "speedup_vs_eager": steady["eager"] / steady["cuvil"],
                          "compile_fraction_of_inductor": compile_s["cuvil"] / compile_s["inductor"]}
@@ -112,6 +115,17 @@ def table(results: dict) -> str:
         lines.append(f"| {name} | {s['eager']:.3f} | {s['inductor']:.3f} | {s['cuvil']:.3f} | "
                      f"{r['speedup_vs_inductor']:.2f}x | {r['speedup_vs_eager']:.2f}x | {c['cuvil']:.2f} | "
                      f"{c['inductor']:.2f} | {r['compile_fraction_of_inductor']:.2f} |")
+    return "\n".join(lines)
+
+
+def stage_table(results: dict) -> str:
+    """Where Cuvil's compile time went: Dynamo (with what runs outside the backend), AOTAutograd's trace,
+    partitioning, building and printing Plans, Numba (explain's stages)."""
+    names = list(next(iter(results.values()))["cuvil_compile_stages_s"])
+    lines = ["| case | " + " | ".join(f"{n} s" for n in names) + " |", "|---" * (len(names) + 1) + "|"]
+    for name, r in results.items():
+        lines.append(f"| {name} | " + " | ".join(f"{r['cuvil_compile_stages_s'].get(n, 0.0):.3f}" for n in names)
+                     + " |")
     return "\n".join(lines)
 
 
@@ -146,6 +160,8 @@ def main() -> None:
     previous = json.loads(path.read_text()) if path.exists() else []
     path.write_text(json.dumps([*previous, record], indent=1) + "\n")
     print(table(results))
+    print()
+    print(stage_table(results))
     if args.background:
         print("cuvil fused after (s): " + ", ".join(f"{k} {r['cuvil_fused_after_s']:.2f}" for k, r in results.items()))
     print(f"load average (1 min) before and after: {record['load_average_1min']}")
