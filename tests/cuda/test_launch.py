@@ -109,3 +109,24 @@ def plain_saxpy(a, x, y, out):
     for i in range(len(x)):
         out[i] = a * x[i] + y[i]
     return out
+
+
+def test_compiling_for_the_cpu_imports_no_numba_cuda(tmp_path):
+    """The CPU target never imports numba.cuda (seconds of import, and NUMBA_ENABLE_CUDASIM is read once,
+    then): the CUDA code generator's tables live apart from the device twins."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys, numpy as np, cuvil\n"
+            "def f(x):\n    return x * 2\n"
+            "cuvil.jit(f)(np.ones(3))\n"
+            "import cuvil.codegen.cuda_module, cuvil.codegen.cuda_checks\n"
+            "print('numba.cuda' in sys.modules)\n")
+    script = tmp_path / "cpu_only.py"
+    script.write_text(code)
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
+    env["CUVIL_CACHE_DIR"] = str(tmp_path / "cache")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["False"]

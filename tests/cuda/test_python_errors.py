@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cuvil
-from cuvil.runtime.cuda_checks import OUTCOMES
+from cuvil.codegen.cuda_checks import OUTCOMES
 from tests.programs.test_programs import assert_same
 
 INT64 = st.integers(-(2**63), 2**63 - 1)

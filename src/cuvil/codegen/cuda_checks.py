@@ -28,11 +28,31 @@ import libcst as cst
 
 from ..cfg.effects import Calls
 from ..cfg.raising import Check, Opaque, statement_checks
+from ..library.numpy import DOMAINS
 from ..normalize.names import Fresh
 from ..normalize.origins import origin_of, with_origin
-from ..runtime.cuda_checks import OUTCOMES
+from ..runtime.pyint import _NEGATIVE_POWER, _ZERO_POWER, MESSAGE
 
 Stmts = list[cst.BaseStatement]
+# What each recording twin's codes stand for (runtime/cuda_checks.py records `code + k` for the k-th), in the
+# order the twins test them. Here, not there: compiling needs the table, and importing the twins imports
+# numba.cuda, which the CPU target never does.
+_INT = ("OverflowError", MESSAGE)
+_INT_ZERO = ("ZeroDivisionError", "integer division or modulo by zero")
+OUTCOMES: dict[str, tuple[tuple[str, str], ...]] = {
+    "add": (_INT,), "sub": (_INT,), "mul": (_INT,), "neg": (_INT,), "absolute": (_INT,),
+    "power": (("ZeroDivisionError", _ZERO_POWER), ("ValueError", _NEGATIVE_POWER), _INT),
+    "lshift": (("ValueError", "negative shift count"), _INT),
+    "floordiv": (_INT_ZERO, _INT),
+    "to_int": (("ValueError", "cannot convert float NaN to integer"),
+               ("OverflowError", "cannot convert float infinity to integer"), _INT),
+    "as_index": (("TypeError", "'float' object cannot be interpreted as an integer"),),
+    "index": (("IndexError", ""),),  # the message is runtime/checks.index's, from the recorded values
+    "true_divide": (("ZeroDivisionError", "division by zero"),),
+    "floor_divide": (_INT_ZERO,), "modulo": (_INT_ZERO,),
+    **{name: (DOMAINS[name][:2],) for name in DOMAINS},
+}
+OUTCOMES["round_int"] = OUTCOMES["to_int"]
 Failure = tuple[int, cst.BaseExpression, int | None, cst.Call | None]  # (code, exception, line, raiser)
 CHECKS = "_ck"  # the generated module's name of runtime/cuda_checks.py
 _HELPERS = ("cuvil.runtime.pyint.", "cuvil.runtime.pymath.", "cuvil.runtime.checks.")

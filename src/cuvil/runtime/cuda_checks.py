@@ -3,9 +3,10 @@
 single-thread kernels (codegen/cuda_checks.py).
 
 Each takes the kernel's error slots and the first of its codes, computes what the CPU helper computes, and
-where the CPU helper would raise it records `code + k` (k: which of OUTCOMES[name] it is) instead, unless a
-failure is recorded already (one thread: the first in Python's order wins), and returns a harmless value; the
-kernel leaves after the statement, and the launcher raises OUTCOMES[name][k] at the user's line. Every other
+where the CPU helper would raise it records `code + k` (k: which of codegen/cuda_checks.OUTCOMES[name] it is)
+instead, unless a failure is recorded already (one thread: the first in Python's order wins), and returns a
+harmless value; the kernel leaves after the statement, and the launcher raises OUTCOMES[name][k] at the
+user's line. Every other
 check of such a statement records here too (bounds, divisions, Python-int `+ - *`, math domains), so the
 order of failures within it is Python's.
 """
@@ -16,31 +17,11 @@ import math
 
 from numba import cuda
 
-from ..library.numpy import DOMAINS
 from . import cuda_pyint as pi
 from . import cuda_pymath as pm
 from .cuda_runtime import NO_ERROR
-from .pyint import _NEGATIVE_POWER, _ZERO_POWER, MESSAGE
 
 # ruff: noqa: ANN001, ANN201 (device functions are typed by Numba at each call)
-
-_INT = ("OverflowError", MESSAGE)
-_INT_ZERO = ("ZeroDivisionError", "integer division or modulo by zero")
-OUTCOMES: dict[str, tuple[tuple[str, str], ...]] = {
-    "add": (_INT,), "sub": (_INT,), "mul": (_INT,), "neg": (_INT,), "absolute": (_INT,),
-    "power": (("ZeroDivisionError", _ZERO_POWER), ("ValueError", _NEGATIVE_POWER), _INT),
-    "lshift": (("ValueError", "negative shift count"), _INT),
-    "floordiv": (_INT_ZERO, _INT),
-    "to_int": (("ValueError", "cannot convert float NaN to integer"),
-               ("OverflowError", "cannot convert float infinity to integer"), _INT),
-    "as_index": (("TypeError", "'float' object cannot be interpreted as an integer"),),
-    "index": (("IndexError", ""),),  # the message is runtime/checks.index's, from the recorded values
-    "true_divide": (("ZeroDivisionError", "division by zero"),),
-    "floor_divide": (_INT_ZERO,), "modulo": (_INT_ZERO,),
-    **{name: (DOMAINS[name][:2],) for name in DOMAINS},
-}
-OUTCOMES["round_int"] = OUTCOMES["to_int"]
-
 
 @cuda.jit(device=True)
 def record(slots, code):
