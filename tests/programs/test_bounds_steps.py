@@ -1,6 +1,8 @@
 """Bounds checks of loops over a range whose step is not a literal (`range(start, -1, -step)`): the check stays
 at the index, where Python raises, and the compiler never needs the step's value (lower/checks.py's `_step`
-reads only literals; a negated name once reached `-None` there, found by mutation testing)."""
+reads only literals; a negated name would reach `-None` there, found by mutation testing). With
+`overflow="wrap"` the step stays `-step` in the code the checks see (the default wraps it in a Python-int
+negation first), so both modes are compiled."""
 
 from __future__ import annotations
 
@@ -27,7 +29,8 @@ def up_by(a, stop, step):
     return out
 
 
-JITTED = {f: cuvil.jit(f) for f in (down_by, up_by)}
+MODES = ("raise", "wrap")
+JITTED = {(f, mode): cuvil.jit(f, overflow=mode) for f in (down_by, up_by) for mode in MODES}
 
 
 @settings(max_examples=30)
@@ -35,13 +38,14 @@ JITTED = {f: cuvil.jit(f) for f in (down_by, up_by)}
 def test_a_range_stepping_by_a_negated_name_is_checked_as_python(size, start, step):
     a = np.arange(1.0, size + 1.0)
     for _ in range(2):  # a first call, then a guard hit
-        assert_matches(down_by, {"cuvil": JITTED[down_by]}, a, start, step)
-        assert_matches(up_by, {"cuvil": JITTED[up_by]}, a.copy(), start, step)
+        for fn in (down_by, up_by):
+            assert_matches(fn, {f"overflow={m!r}": JITTED[fn, m] for m in MODES}, a.copy(), start, step)
 
 
-def test_the_first_bad_index_of_a_stepped_range_raises_numpys_error():
+@pytest.mark.parametrize("mode", MODES)
+def test_the_first_bad_index_of_a_stepped_range_raises_numpys_error(mode):
     with pytest.raises(IndexError, match=r"^index 5 is out of bounds for axis 0 with size 3$"):
-        JITTED[down_by](np.ones(3), 5, 2)
+        JITTED[down_by, mode](np.ones(3), 5, 2)
     with pytest.raises(IndexError, match=r"^index 4 is out of bounds for axis 0 with size 4$"):
-        JITTED[up_by](np.ones(4), 6, 2)
-    assert JITTED[down_by](np.ones(3), 2, 2) == down_by(np.ones(3), 2, 2) == 4.0
+        JITTED[up_by, mode](np.ones(4), 6, 2)
+    assert JITTED[down_by, mode](np.ones(3), 2, 2) == down_by(np.ones(3), 2, 2) == 4.0
