@@ -38,7 +38,7 @@ def _caches(folder: str | None) -> str:
     return root
 
 
-def cases(rows: int, cols: int):  # noqa: ANN201 - torch is imported after the cache folders are set
+def cases(rows: int, cols: int, dtype: str = "float32"):  # noqa: ANN201 - torch is imported later
     import torch
     import torch.nn.functional as F
 
@@ -53,8 +53,9 @@ def cases(rows: int, cols: int):  # noqa: ANN201 - torch is imported after the c
     def softmax(x):
         return torch.softmax(x, -1)
 
-    x, r = torch.randn(rows, cols, generator=g), torch.randn(rows, cols, generator=g)
-    w, b = torch.randn(cols, generator=g), torch.randn(cols, generator=g)
+    t = getattr(torch, dtype)
+    x, r = torch.randn(rows, cols, generator=g).to(t), torch.randn(rows, cols, generator=g).to(t)
+    w, b = torch.randn(cols, generator=g).to(t), torch.randn(cols, generator=g).to(t)
     return {"gelu+bias+residual": (gelu_bias_residual, (x, b, r)), "layer_norm": (layer_norm, (x, w, b)),
             "softmax": (softmax, (x,))}
 
@@ -66,14 +67,16 @@ def _mean_call(fn, args, calls: int) -> float:
     return (time.perf_counter() - start) / calls
 
 
-def measure(rows: int, cols: int, runs: int, calls: int, background: bool = False) -> dict:
+def measure(rows: int, cols: int, runs: int, calls: int, background: bool = False,
+            dtype: str = "float32") -> dict:
     import torch
 
     import cuvil.dynamo
 
     torch.set_grad_enabled(False)
     results: dict = {}
-    for name, (fn, args) in cases(rows, cols).items():
+    tolerance = {"float32": (1e-5, 1e-4)}.get(dtype, (0.05, 0.02))  # halves: a few of their ulps
+    for name, (fn, args) in cases(rows, cols, dtype).items():
         compiled = {"eager": fn}
         compile_s = {}
         fused_s = None
@@ -90,7 +93,7 @@ def measure(rows: int, cols: int, runs: int, calls: int, background: bool = Fals
             if backend == "cuvil":
                 graph = cuvil.dynamo.explain().graphs[-1]
                 stages = {"dynamo and the rest": compile_s["cuvil"] - graph.seconds, **graph.stages}
-            torch.testing.assert_close(out, fn(*args), atol=1e-5, rtol=1e-4)
+            torch.testing.assert_close(out, fn(*args), atol=tolerance[0], rtol=tolerance[1])
             compiled[backend] = c
         for c in compiled.values():  # warm up every path once more before timing
             c(*args)
@@ -137,6 +140,7 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=20)
     parser.add_argument("--warm", default=None, help="a cache folder a previous run filled (printed at its end)")
     parser.add_argument("--label", default="cold")
+    parser.add_argument("--dtype", default="float32", choices=["float32", "bfloat16", "float16"])
     parser.add_argument("--background", action="store_true",
                         help="cuvil with options={'background': True}: compile is the time to the first result")
     parser.add_argument("--threads", type=int, default=1,
@@ -150,10 +154,11 @@ def main() -> None:
     numba.set_num_threads(args.threads)
 
     load_before = os.getloadavg()
-    results = measure(args.rows, args.cols, args.runs, args.calls, args.background)
+    results = measure(args.rows, args.cols, args.runs, args.calls, args.background, args.dtype)
     label = ("warm" if args.warm else args.label) + (" background" if args.background else "")
-    record = {"label": label, "rows": args.rows, "cols": args.cols, "load_average_1min": [load_before[0],
-              os.getloadavg()[0]], "runs": args.runs, "calls": args.calls, "threads": torch.get_num_threads(),
+    record = {"label": label, "rows": args.rows, "cols": args.cols, "dtype": args.dtype,
+              "load_average_1min": [load_before[0], os.getloadavg()[0]], "runs": args.runs, "calls": args.calls,
+              "threads": torch.get_num_threads(),
               "torch": torch.__version__, "python": sys.version.split()[0], "machine": platform.machine(),
               "results": results}
     path = HERE / "dynamo.json"

@@ -172,3 +172,24 @@ def test_gelu_feeding_layernorm_and_softmax_is_computed_once():
     (fused,) = cd.explain().fused
     assert fused.source.count("erf_f32(") == 1 and fused.source.count("exp_f32(") == 1
     assert fused.source.count("for c in range(C):") == 5
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bfloat16", "float16"])
+def test_half_softmax_keeps_exp_in_a_float32_row(dtype, threads):
+    """A half output cannot hold exp(x - max) between the sum's loop and the last one: a float32 row of the
+    kernel's own does (one per call, so one per thread's chunk of rows), and exp runs once per element."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        compiled = torch.compile(lambda x: torch.softmax(x * 2, -1), backend="cuvil")
+        x = torch.randn(301, 129, dtype=dtype)
+        with torch.no_grad():
+            got, want = compiled(x), torch.softmax(x * 2, -1)
+    finally:
+        torch.set_num_threads(before)
+    assert got.dtype == want.dtype == dtype and got.shape == want.shape
+    torch.testing.assert_close(got, want, **TOLERANCE[dtype])
+    (fused,) = cd.explain().fused
+    assert fused.source.count("exp_f32(") == 1
+    assert "\n    row = np.empty(C, np.float32)\n" in fused.source and re.search(r"t\d+_exp = row\[c\]\n", fused.source)
