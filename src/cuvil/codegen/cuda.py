@@ -10,8 +10,10 @@ code that touches arrays (codegen/launch.py launches them in plan order and deci
 A reduction variable is a thread's private partial, started from the operator's identity (an argument, typed
 on the host); after the loop a block reduces the partials in shared memory and one thread adds (or maxes, mins)
 the block's result into a one-element device array with an atomic, which the launcher combines with the
-variable's value before the loop. Statements that may raise test first and record an error code
-(codegen/parallel.py's checks; runtime/cuda_device.record_error); a `raise` left in kernel code records too.
+variable's value before the loop. Statements that may raise test first and record an error code: in a grid
+kernel codegen/parallel.py's checks, in a single-thread kernel codegen/cuda_checks.py's (with the recording
+twins of runtime/cuda_checks.py where no condition describes the failure); a `raise` left in kernel code
+records too. The launcher raises what the code stands for, at the user's line.
 """
 
 from __future__ import annotations

@@ -14,9 +14,10 @@ the entry's launcher (plain Python, the function the dispatcher calls), readable
         saxpy_k0[_rt.grid(len(x))](out, a, x, y)  # L13
         return out  # L15
 
-The CPU helpers the lowering calls (runtime/elementwise.py, vmath.py, intrinsics.py) are bound under their
-plain names to their device twins (runtime/cuda_device.py), for the kernels, and under `_host_<name>` to the
-CPU ones, for the launcher.
+The CPU helpers the lowering calls (runtime/elementwise.py, vmath.py, intrinsics.py, and Python's int and
+math semantics in pyint.py, pymath.py) are bound under their plain names to their device twins
+(runtime/cuda_device.py, cuda_pyint.py, cuda_pymath.py: TWINS), for the kernels, and under `_host_<name>` to
+the CPU ones, for the launcher.
 """
 
 from __future__ import annotations

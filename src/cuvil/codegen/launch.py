@@ -230,7 +230,7 @@ class _Host:
 
         for s in stmts:
             s.visit(Find())
-        return not found and not any(isinstance(s, cst.For | cst.While) and _escapes(s) for s in stmts)
+        return not found
 
     def as_kernel(self, region: Serial, loops: tuple[Control, ...], forced: bool = False,
                   later: set[str] | None = None) -> Stmts:
@@ -239,10 +239,9 @@ class _Host:
         if _escapes_block(stmts):  # a break/continue of a host loop: the host runs it
             self.notes.append(f"{region.id} {_where(region.lines)}: serial, on the host (leaves a host loop)")
             return stmts
-        read = set(_names(stmts))
         written = assigned_names(cst.Module(stmts))  # type: ignore[arg-type]
         before = self.before(region, loops)
-        after = self.read_elsewhere(region) | (read if loops else set()) | (later or set())
+        after = self.read_elsewhere(region) | (set(_names(stmts)) if loops else set()) | (later or set())
         live_in = [n for n in _names(stmts) if n in before and n not in self.ctx.module_names]
         live_out = [n for n in sorted(written) if n in after]
         dtypes = {n: self.scalar_dtype(n) for n in live_out}
@@ -265,7 +264,6 @@ class _Host:
         out.append(_stmt(f"{name}[1, 1]({', '.join(kernel.params)})", line))
         out += self.raise_recorded(errs, failures)
         out += [_stmt(f"{n} = _rt.read({c})", line) for c, n in zip(cells, live_out)]
-        del read
         return out
 
     def before(self, region: Region, loops: tuple[Control, ...]) -> set[str]:
@@ -319,10 +317,6 @@ def _names(stmts: Sequence[cst.CSTNode]) -> list[str]:
     from ..cfg.uses import reads_in
 
     return list(dict.fromkeys(n.value for s in stmts for n in reads_in(s)))
-
-
-def _escapes(loop: cst.For | cst.While) -> bool:
-    return False
 
 
 def _escapes_block(stmts: Sequence[cst.BaseStatement]) -> bool:
