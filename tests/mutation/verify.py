@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from .run import LEDGER, STATUS, WORK, prepare, slug, verdicts
+from .run import LEDGER, STATUS, WORK, alone, prepare, slug, verdicts
 
 
 def resolve(target: str, names: list[str]) -> list[str]:
@@ -34,6 +34,13 @@ def resolve(target: str, names: list[str]) -> list[str]:
 
 def verify(target: str, tests: list[str], names: list[str]) -> dict[str, str]:
     full = resolve(target, names)
+    with alone(f"verify-{slug(target)}") as mine:
+        if not mine:
+            return {}
+        return _verify(target, tests, full)
+
+
+def _verify(target: str, tests: list[str], full: list[str]) -> dict[str, str]:
     work = prepare(target, tuple(tests), folder=f"verify-{slug(target)}")
     env = {**os.environ, "CUVIL_MUTATION": "1", "PYTHONDONTWRITEBYTECODE": "1"}
     mutmut = Path(sys.executable).with_name("mutmut")
