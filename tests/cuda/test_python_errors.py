@@ -9,7 +9,7 @@ import traceback
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import cuvil
@@ -70,6 +70,18 @@ def divide_down(k, out):
     return out
 
 
+def shifts(k, out):
+    for i in range(len(out)):
+        out[i] = k << i
+    return out
+
+
+def magnitudes(k, out):
+    for i in range(len(out)):
+        out[i] = abs(k) - i
+    return out
+
+
 # -- programs: grid-stride kernels ------------------------------------------------------------------------
 
 def gather(a, idx, out):
@@ -96,13 +108,14 @@ def inverse(k, out):
     return out
 
 
-SERIAL = (gather_sum, horner, powers, truncate, sqrt_chain, divide_down)
+SERIAL = (gather_sum, horner, powers, truncate, sqrt_chain, divide_down, shifts, magnitudes)
 GRID = (gather, roots, scaled, inverse)
 _GATHER = (np.ones(4), np.zeros(3, np.int64), np.zeros(3))
 _INTS = (9, np.zeros(3, np.int64))
 SAMPLES = {gather_sum: _GATHER, horner: _INTS, powers: _INTS, truncate: (np.ones(3), np.zeros(3, np.int64)),
            sqrt_chain: (np.zeros(3), np.zeros(3)), divide_down: _INTS, gather: _GATHER,
-           roots: (np.ones(3), np.zeros(3)), scaled: _INTS, inverse: _INTS}  # arguments that raise nothing
+           roots: (np.ones(3), np.zeros(3)), scaled: _INTS, inverse: _INTS, shifts: _INTS,
+           magnitudes: _INTS}  # arguments that raise nothing
 _JITTED: dict = {}
 
 
@@ -171,6 +184,9 @@ def test_the_programs_run_where_this_file_says():
     (roots, (np.array([1.0, 4.0, -1.0, -2.0]), np.zeros(4)), (ValueError, "math domain error"),
      "out[i] = math.sqrt(x[i])"),
     (scaled, (2**62, np.zeros(4, np.int64)), (OverflowError, None), "out[i] = k * (i + 1)"),
+    (shifts, (3, np.zeros(64, np.int64)), (OverflowError, None), "out[i] = k << i"),
+    (shifts, (-1, np.zeros(65, np.int64)), (OverflowError, None), "out[i] = k << i"),
+    (magnitudes, (-(2**63), np.zeros(2, np.int64)), (OverflowError, None), "out[i] = abs(k) - i"),
 ])
 def test_a_kernel_raises_what_the_cpu_target_raises(fn, args, expected, at):
     gpu = assert_as_cpu(fn, *args, at=at)
@@ -179,6 +195,12 @@ def test_a_kernel_raises_what_the_cpu_target_raises(fn, args, expected, at):
         assert gpu[1] == expected[1]
     else:
         assert gpu[1].startswith("int64 overflow: Python would give an int wider than 64 bits")
+
+
+def test_minus_one_shifted_by_63_is_pythons_minus_2_to_the_63():
+    """It fits in int64 (the CPU target's pyint.lshift raises OverflowError for any shift of 63: reported)."""
+    out = jitted(shifts, "cuda")(-1, np.zeros(64, np.int64))
+    assert out[63] == -(2**63) and out.tolist() == shifts(-1, [0] * 64)
 
 
 @pytest.mark.parametrize("fn", [divide_down, inverse])
@@ -206,6 +228,17 @@ def test_python_int_arithmetic_in_kernels_is_cpythons_or_overflow_error(k, n):
         gpu = assert_as_cpu(fn, k, np.zeros(n, np.int64))
         if gpu[0] == "result":
             assert gpu[1].tolist() == fn(k, [0] * n)
+
+
+@settings(max_examples=20, deadline=None)
+@given(idx=st.lists(st.integers(-8, 8), max_size=6))
+def test_bounds_in_kernels_raise_at_pythons_first_failing_index(idx):
+    """gather_sum (single thread) and gather (grid): the CPU target's result, or its IndexError for the first
+    index out of bounds in Python's order (among several failing ones too)."""
+    a, index = np.arange(5.0), np.array(idx, np.int64)
+    for fn in (gather_sum, gather):
+        at = "s += x[idx[i]]" if fn is gather_sum else "out[i] = a[idx[i]]"
+        assert_as_cpu(fn, a, index, np.zeros(len(idx)), at=at)
 
 
 @settings(max_examples=20, deadline=None)
@@ -279,6 +312,12 @@ def _cpu_outcome(name, *args):
 
 
 @settings(max_examples=25, deadline=None)
+@example(a=-1, b=63).via("-2**63 fits")
+@example(a=-2, b=63).via("(-2)**63 fits")
+@example(a=2, b=63).via("2**63 does not")
+@example(a=-(2**63), b=-1).via("-2**63 // -1, abs(-2**63)")
+@example(a=0, b=-1).via("0 ** -1, a negative shift")
+@example(a=5, b=0).via("// 0")
 @given(a=INT64 | st.integers(-3, 3), b=st.integers(-2, 70) | INT64)
 def test_recording_twins_fail_where_the_cpu_helpers_raise(a, b):
     """`**`, `<<`, `//`, abs() of Python ints: the CPU helper's value, or the exception it raises."""
@@ -287,4 +326,6 @@ def test_recording_twins_fail_where_the_cpu_helpers_raise(a, b):
         expected = _cpu_outcome(name, *args)
         if name == "floordiv" and expected[0] == "ZeroDivisionError":  # Numba's message; Python's is the twin's
             expected = ("ZeroDivisionError", "integer division or modulo by zero")
+        if name == "lshift" and args == (-1, 63):  # fits; the CPU helper raises (reported)
+            expected = ("result", -(2**63))
         assert _twin_outcome(name, *args) == expected, (name, args)

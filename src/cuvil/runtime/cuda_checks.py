@@ -130,7 +130,7 @@ def power(slots, code, a, b):
 def lshift(slots, code, a, b):
     if b < 0:
         record(slots, code)
-    elif a != 0 and (b >= 63 or pi.lshift(a, b) >> b != a):
+    elif a != 0 and (b > 63 or pi.lshift(a, b) >> b != a):  # -1 << 63 fits: -2**63
         record(slots, code + 1)
     return pi.lshift(a, b)
 
