@@ -1,6 +1,7 @@
 """The object `@cuvil.jit` returns: validates at decoration, compiles a variant per guard miss, then stays out
-of the way. The call path is the hottest code Cuvil has: for positional NumPy/scalar arguments it is one
-generated guard function per variant (newest first) and a call into Numba."""
+of the way. The call path is the hottest code Cuvil has: each Dispatcher has a class of its own whose
+`__call__` is generated from its variants (runtime/entry.py), one Python frame before Numba's entry point;
+what it cannot decide (torch tensors, half precision, a miss) comes here, to `_call_slow`."""
 
 from __future__ import annotations
 
@@ -18,9 +19,10 @@ from numba.core.errors import NumbaError
 
 from ..errors import CuvilError, CuvilTypeError, PerformanceWarning, RecompileWarning
 from ..options import Options, config
-from . import adapters, cache, cache_key, cache_markers, diagnose, events, guards, mathlib, threads  # noqa: F401 (mathlib registers overloads)
+from . import adapters, cache, cache_key, cache_markers, diagnose, entry, events, guards, mathlib, threads  # noqa: F401 (mathlib registers overloads)
 from .context import current as current_context
 from .events import CompileEvent
+from .exact import ExactDispatcher
 from .guards import MISS
 from .memory import Compiled, MemoryCache
 from .policy import DimPolicy
@@ -39,7 +41,9 @@ class Variant:
     meta: cache.Meta
     source: str
     kinds: tuple[str, ...]  # how the arguments came in (numpy, torch, …): recorded, not guarded
-    enter: Any = dataclasses.field(init=False, repr=False)  # guard + call, see guards.py
+    dispatcher: Any = None  # Numba's dispatcher of `impl` (CPU): the call entry lets it check the types
+    convert: Any = None  # what `impl` does to a result after Numba's entry point (adapters.typed_results)
+    enter: Any = dataclasses.field(init=False, repr=False)  # guard + call on converted arguments, guards.py
 
     def __post_init__(self) -> None:
         self.enter = self.guard.entry(self.impl)
@@ -47,6 +51,13 @@ class Variant:
 
 class Dispatcher:
     __cuvil_jit__ = True
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Dispatcher:
+        """An instance of a class of its own: its `__call__` is generated for it (runtime/entry.py)."""
+        base = cls.__bases__[0] if cls.__dict__.get("_own_class") else cls
+        own = type(base.__name__, (base,), {"_own_class": True, "__slots__": (), "__module__": base.__module__,
+                                            "__qualname__": base.__qualname__})
+        return super().__new__(own)
 
     def __init__(self, fn: types.FunctionType, options: Options):
         if not isinstance(fn, types.FunctionType):
@@ -57,17 +68,18 @@ class Dispatcher:
         self._variants: list[Variant] = []  # newest first
         self._entries: tuple[Any, ...] = ()  # their `enter` functions, for the call path
         self._policy = DimPolicy(options.dynamic, config.recompile_limit)
-        self._signature = inspect.signature(fn)
-        self._defaults = fn.__defaults__
-        self._names = list(self._signature.parameters)
-        self._bind = binder(self._signature, fn)
+        self._names = list(inspect.signature(fn).parameters)
         self._disabled = os.environ.get("CUVIL_DISABLE_JIT", "") not in ("", "0")
         functools.update_wrapper(self, fn)
-        if not self._disabled and not cache_markers.was_validated(fn):
+        if self._disabled:  # the function itself is the call
+            type(self).__call__ = staticmethod(fn)  # type: ignore[method-assign]
+            return
+        if not cache_markers.was_validated(fn):
             from ..compiler import validate  # imports libcst: only on a cold start
 
             validate(fn)
             cache_markers.mark_validated(fn)
+        entry.install(self)
 
     def __repr__(self) -> str:
         return f"<cuvil.jit {self.py_func.__qualname__} target={self.options.target}>"
@@ -79,32 +91,21 @@ class Dispatcher:
         return reduce(self)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if kwargs or len(args) != len(self._names):  # Python binds them: a generated `def` (binder below)
-            if self.py_func.__defaults__ is not self._defaults or self._bind is None:
-                return self._call_slow(args, kwargs)
-            args, kwargs = self._bind(*args, **kwargs), {}  # a bad call: Python's own TypeError, by name
-        if not kwargs:
-            try:
-                for enter in self._entries:
-                    result = enter(args)
-                    if result is not MISS:
-                        return result
-            except NumbaError as exc:
-                raise self._error(exc, args) from None
-            except OverflowError as exc:  # Numba's unboxing of an int beyond 64 bits (fingerprinted as any int)
-                raise self._named_argument(args) or exc from None  # else the program raised it
-            except NotImplementedError as exc:
-                raise self._runtime_error(exc, args) from None
+        """Replaced in each instance's own class by the generated call entry (runtime/entry.py)."""
         return self._call_slow(args, kwargs)
+
+    def _rebind(self, values: tuple[Any, ...]) -> Any:
+        """py_func.__defaults__ was replaced since the call entry was made: make it again, and call it with the
+        arguments given (those left out are entry.UNSET)."""
+        with _lock:
+            entry.install(self)
+        return self(**{n: v for n, v in zip(self._names, values) if v is not entry.UNSET})
 
     def _call_slow(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         if self._disabled:
             return self.py_func(*args, **kwargs)
-        if kwargs or len(args) != len(self._names):
-            if self.py_func.__defaults__ is not self._defaults:  # Python reads __defaults__ at each call
-                self._signature, self._defaults = inspect.signature(self.py_func), self.py_func.__defaults__
-                self._bind = binder(self._signature, self.py_func)
-            bound = self._signature.bind(*args, **kwargs)
+        if kwargs or len(args) != len(self._names):  # a signature the call entry does not bind (entry.py)
+            bound = inspect.signature(self.py_func).bind(*args, **kwargs)
             bound.apply_defaults()
             args = tuple(bound.arguments.values())
         given = args
@@ -187,7 +188,7 @@ class Dispatcher:
             seconds = dict.fromkeys(events.STAGES, 0.0)
             numba_types = tuple(a.numba_type for a in arg_guards)
             try:
-                impl, meta, source, where = self._build(shapes, typed, numba_types, False, seconds, target)
+                built = self._build(shapes, typed, numba_types, False, seconds, target)
             except CuvilError:
                 raise
             except Exception as exc:  # a NumbaError, or Numba's own AttributeError/AssertionError/…
@@ -196,7 +197,7 @@ class Dispatcher:
                 # The lowered code (loops, dtype conversions) is Cuvil's: if Numba refuses it but takes the
                 # NumPy code as written, that is a bug of ours, and the user gets a working function.
                 try:
-                    impl, meta, source, where = self._build(shapes, typed, numba_types, True, seconds)
+                    built = self._build(shapes, typed, numba_types, True, seconds)
                 except CuvilError:
                     raise
                 except Exception:  # the code as written fails too: the user's error, at the user's line
@@ -205,23 +206,25 @@ class Dispatcher:
                 warnings.warn(f"{self.py_func.__qualname__}: Cuvil could not compile its lowered code and used the "
                               f"NumPy code as written (slower); please report this bug: {_first_line(exc)}",
                               PerformanceWarning, stacklevel=4)
-            guard = guards.Guard(arg_guards, static, guards.global_guards(self.py_func), target)
+            checks = guards.global_guards(self.py_func)
+            guard = guards.Guard(arg_guards, static, checks, target, guards.on_use(checks, self.py_func))
             guards.warn_unfrozen_arrays(guard.globals)
             seconds["codegen"] += max(0.0, time.perf_counter() - start - sum(seconds.values()))
-            variant = Variant(len(self.compile_events) + 1, guard, impl, meta, source, kinds)
+            variant = Variant(len(self.compile_events) + 1, guard, built.impl, built.meta, built.source, kinds,
+                              built.dispatcher, built.convert)
             self._variants.insert(0, variant)
-            self._entries = tuple(v.enter for v in self._variants)
+            entry.install(self)
             signature = "(" + ", ".join(str(a.numba_type) for a in arg_guards) + ")"
-            event = CompileEvent(self.py_func.__qualname__, signature, reason, seconds, where, current_context())
+            event = CompileEvent(self.py_func.__qualname__, signature, reason, seconds, built.where, current_context())
             self.compile_events.append(event)
             events.record(self.py_func, event, guard.items())
             return variant
 
     def _build(self, shapes: Any, typed: Any, numba_types: tuple[Any, ...], as_written: bool,
-               seconds: dict[str, float], target: str = "cpu") -> tuple[Any, Any, str, str]:
-        """Numba's entry point for a variant: (impl, meta, source, where the module came from). With
-        `as_written`, the module keeps the NumPy code as written (no array lowering, no conversions). For
-        target="cuda" the module's entry is a launcher (codegen/launch.py), called through cuda_call.py."""
+               seconds: dict[str, float], target: str = "cpu") -> Built:
+        """Numba's entry point for a variant, and where the module came from. With `as_written`, the module
+        keeps the NumPy code as written (no array lowering, no conversions). For target="cuda" the module's
+        entry is a launcher (codegen/launch.py), called through cuda_call.py."""
         options = dataclasses.replace(self.options, target=target)
         if target == "cuda":
             from . import cuda_runtime
@@ -234,18 +237,21 @@ class Dispatcher:
             where, stage_seconds, compiled = self._load_or_generate(key, (shapes, typed, as_written), options)
             seconds.update(stage_seconds)
         numba_dispatcher, meta, source = compiled.function, compiled.meta, compiled.source
+        halves = numba_dispatcher.__globals__.get("CUVIL_HALVES", "") if target == "cuda" else \
+            numba_dispatcher.py_func.__globals__.get("CUVIL_HALVES", "")
         if target == "cuda":
             from . import cuda_call
 
             launch = cuda_call.entry(numba_dispatcher, self._names, meta.writes, meta.line_map)
-            halves = numba_dispatcher.__globals__.get("CUVIL_HALVES", "")
-            return (adapters.typed_results(launch, None, halves) if halves else launch), meta, source, where
+            return Built((adapters.typed_results(launch, None, halves) if halves else launch), meta, source, where)
         backend = time.perf_counter()
         impl = numba_dispatcher.compile(numba_types)
-        impl = adapters.typed_results(impl, numba_dispatcher.overloads[numba_types].signature.return_type,
-                                      numba_dispatcher.py_func.__globals__.get("CUVIL_HALVES", ""))
+        returns = numba_dispatcher.overloads[numba_types].signature.return_type
+        convert = adapters.typed_results(_same, returns, halves)
         seconds["backend"] = time.perf_counter() - backend
-        return impl, meta, source, where
+        return Built(adapters.typed_results(impl, returns, halves), meta, source, where,
+                     None if halves else ExactDispatcher(numba_dispatcher, numba_types),
+                     None if convert is _same else convert)
 
     def _reason(self, args: tuple[Any, ...]) -> str:
         if not self._variants:
@@ -305,26 +311,20 @@ class Dispatcher:
         ]
 
 
-def binder(signature: inspect.Signature, fn: types.FunctionType) -> Any:
-    """A function with `signature`'s parameters and defaults that returns its arguments as one tuple: Python's
-    own binding of keywords and defaults (~0.2 µs), where `Signature.bind` costs ~5 µs. None when a parameter
-    is not positional-or-keyword (outside the subset: the slow path binds it)."""
-    params = list(signature.parameters.values())
-    if any(p.kind is not p.POSITIONAL_OR_KEYWORD for p in params):
-        return None
-    env: dict[str, object] = {}
-    text = []
-    for k, p in enumerate(params):  # the parameters' own names: keywords bind to them
-        if p.default is p.empty:
-            text.append(p.name)
-        else:
-            env[f"__default{k}"] = p.default
-            text.append(f"{p.name}=__default{k}")
-    names = ", ".join(p.name for p in params)
-    exec(f"def bind({', '.join(text)}):\n    return ({names}{',' if len(params) == 1 else ''})", env)
-    bind: Any = env["bind"]
-    bind.__name__, bind.__qualname__ = fn.__name__, fn.__qualname__  # Python's TypeError names the function
-    return bind
+@dataclasses.dataclass(frozen=True)
+class Built:
+    """A variant's compiled code: what `_build` returns."""
+
+    impl: Any  # Numba's entry point, or a CUDA launcher; returns results as NumPy would (typed_results)
+    meta: cache.Meta
+    source: str
+    where: str  # the cache it came from: "memory", "disk" or "miss"
+    dispatcher: Any = None  # Numba's dispatcher, for the call entry to dispatch through (CPU, no half results)
+    convert: Any = None  # what `impl` does to a result after Numba's entry point, if anything
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 def written_arguments(variant: Variant, names: list[str]) -> frozenset[str]:

@@ -65,7 +65,7 @@ class ValueGuard:
     def expected(self) -> object:
         return self.read.value
 
-    def condition(self, j: int, env: dict[str, object]) -> str:
+    def condition(self, j: str, env: dict[str, object]) -> str:
         read, fn = self.read, self.read.owner
         env[f"GE{j}"] = read.value
         if read.kind == "defaults":
@@ -106,7 +106,7 @@ class UnshadowedGuard:
     owner: types.FunctionType
     names: tuple[str, ...]
 
-    def condition(self, j: int, env: dict[str, object]) -> str:
+    def condition(self, j: str, env: dict[str, object]) -> str:
         env[f"GU{j}"] = self.owner.__globals__
         return " or ".join(f"{name!r} in GU{j}" for name in self.names)
 
@@ -128,7 +128,7 @@ class ReadOnlyGuard:
     path: str
     arrays: tuple[np.ndarray, ...]
 
-    def condition(self, j: int, env: dict[str, object]) -> str:
+    def condition(self, j: str, env: dict[str, object]) -> str:
         for k, array in enumerate(self.arrays):
             env[f"GA{j}_{k}"] = array
         return " or ".join(f"GA{j}_{k}.flags.writeable" for k in range(len(self.arrays)))
@@ -160,6 +160,17 @@ def global_guards(fn: types.FunctionType) -> tuple[Check, ...]:
             checks.append(ReadOnlyGuard(read.label, tuple(a for chain in chains for a in chain)))
     checks += [UnshadowedGuard(owner, tuple(sorted(names))) for owner, names in builtins_read.values()]
     return tuple(checks)
+
+
+def on_use(checks: tuple[Check, ...], fn: types.FunctionType) -> frozenset[int]:
+    """The checks of `fn`'s own defaults, when only a call that leaves an argument out can read them: the
+    dispatcher passes every argument, so the compiled code reads them only if `fn` calls itself (directly or
+    through a callee), which then keeps them checked on every call."""
+    reads = [g.read for g in checks if isinstance(g, ValueGuard)]
+    if any(getattr(r.value, "py_func", r.value) is fn for r in reads):  # recursive
+        return frozenset()
+    return frozenset(j for j, g in enumerate(checks) if isinstance(g, ValueGuard) and g.read.kind == "defaults"
+                     and g.read.owner is fn)
 
 
 def warn_unfrozen_arrays(checks: tuple[Check, ...]) -> None:

@@ -6,16 +6,18 @@ outside its arguments — globals, closure cells, module attributes, defaults, a
 is the one compiled in (runtime/global_guards.py). Numba dispatches on types only and freezes those values at
 its first compile, so without these checks a changed module constant would silently give stale results.
 
-The check runs on the hottest path there is, so each variant's guard and its call into Numba are compiled
-into one small Python function (one frame per call, no more):
+The checks are compiled into Python source (`failure_tests`): the call entry (runtime/entry.py) inlines every
+variant's checks into one generated `__call__`, and each variant also gets an `enter` function, for the slow
+path, on arguments adapters.py converted (torch tensors, half-precision arrays):
 
     def enter(args):
         try:
             a0, a1 = args
-            if fp(a0) != F0 or fp(a1) != F1: return MISS
-            if type(a0) is not ndarray or a0.dtype is not T0 and a0.dtype != T0: return MISS
-            if a0.shape[1] != 3: return MISS
-            if GD0['K'] is not GE0 and not same(GD0['K'], GE0): return MISS     # runtime/global_guards.py
+            if (fp(a0) != F_0 or type(a1) is not C_1                        # types (C_1: a float's class)
+                    or type(a0) is not ndarray or a0.dtype is not T_0 and a0.dtype != T_0  # class, byte order
+                    or a0.shape[1] != 3                                     # a static dim
+                    or GD_0['K'] is not GE_0 and not same(GD_0['K'], GE_0)):  # runtime/global_guards.py
+                return MISS
         except Exception:
             return MISS
         return impl(a0, a1)
@@ -44,7 +46,7 @@ from ..analysis.types import Array, Scalar, Tuple, Type, of_argument
 from ..errors import CuvilTypeError
 from ..frontend.captures import MISSING
 from .adapters import Half
-from .global_guards import Check, global_guards, same, warn_unfrozen_arrays  # noqa: F401 (re-exported)
+from .global_guards import Check, global_guards, on_use, same, warn_unfrozen_arrays  # noqa: F401 (re-exported)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -120,7 +122,7 @@ def arg_guards(names: Sequence[str], args: Sequence[object]) -> tuple[ArgGuard, 
 _SCALAR_CLASSES = {numba.types.float64: (float, np.float64), numba.types.complex128: (complex, np.complex128)}
 
 
-def _exact(numba_type: Any, expr: str, kind: Type) -> list[tuple[str, Any]]:
+def exact_items(numba_type: Any, expr: str, kind: Type) -> list[tuple[str, Any]]:
     """What the fingerprint misses, inside an argument of `numba_type` (itself, or inside tuples): each array as
     (expression, its dtype), each float64 or complex128 scalar as (expression, its class, twice)."""
     if isinstance(numba_type, numba.types.Array):
@@ -132,7 +134,7 @@ def _exact(numba_type: Any, expr: str, kind: Type) -> list[tuple[str, Any]]:
     if isinstance(numba_type, numba.types.BaseTuple):
         items = numba_type.types  # type: ignore[attr-defined]
         kinds = kind.items if isinstance(kind, Tuple) else (kind,) * len(items)
-        return [found for k, (t, i) in enumerate(zip(items, kinds)) for found in _exact(t, f"{expr}[{k}]", i)]
+        return [found for k, (t, i) in enumerate(zip(items, kinds)) for found in exact_items(t, f"{expr}[{k}]", i)]
     return []
 
 
@@ -142,9 +144,17 @@ class Guard:
     static: dict[tuple[int, int], int]  # (argument index, axis) → size this variant is compiled for
     globals: tuple[Check, ...]  # on the values read from outside the arguments: runtime/global_guards.py
     target: str = "cpu"  # the target the variant was compiled for ("cuda": a launcher of kernels)
+    # Indices into `globals` the call path does not test on every call: the entry's own defaults, which only a
+    # call that leaves an argument out reads (runtime/entry.py tests them then, and drops this variant from
+    # the call path if they changed). `check` and `failure` still test them.
+    on_use: frozenset[int] = frozenset()
 
     def check(self, args: Sequence[object]) -> bool:
         return self.failure(args) is None
+
+    def holds_on_use(self) -> bool:
+        """Whether the checks left to the call entry (`on_use`) pass now."""
+        return all(self.globals[j].failure() is None for j in self.on_use)
 
     def entry(self, impl: Callable[..., Any]) -> Callable[[tuple[Any, ...]], Any]:
         """`enter(args)`: `impl(*args)` if `args` pass this guard, else `MISS`."""
@@ -152,8 +162,8 @@ class Guard:
 
     def items(self) -> list[str]:
         """The guard in words, for `cuvil.explain`."""
-        lines = [f"{a.name}: {a.kind} as uint16 bits" if _is_half(a) else
-                 f"{a.name}: {a.numba_type}" + (" on the GPU" if _is_device(a) else "") for a in self.args]
+        lines = [f"{a.name}: {a.kind} as uint16 bits" if is_half(a) else
+                 f"{a.name}: {a.numba_type}" + (" on the GPU" if is_device(a) else "") for a in self.args]
         lines += [f"target: {self.target}"] if self.target != "cpu" else []
         lines += [f"{self.args[i].name}.shape[{k}] == {v}" for (i, k), v in sorted(self.static.items())]
         lines += [g.describe() for g in self.globals]
@@ -178,21 +188,21 @@ class Guard:
         return None
 
 
-def _is_device(spec: ArgGuard) -> bool:
+def is_device(spec: ArgGuard) -> bool:
     return spec.fingerprint.startswith(b"('cuda'")
 
 
-def _is_half(spec: ArgGuard) -> bool:
+def is_half(spec: ArgGuard) -> bool:
     return spec.fingerprint.startswith(b"half ")
 
 
 def _type_failure(spec: ArgGuard, value: object) -> str | None:
-    if _is_half(spec) or isinstance(value, Half):
-        was = f"{spec.kind}" if _is_half(spec) else f"{spec.numba_type}"
+    if is_half(spec) or isinstance(value, Half):
+        was = f"{spec.kind}" if is_half(spec) else f"{spec.numba_type}"
         got = f"{Array(value.dtype, value.bits.ndim)}" if isinstance(value, Half) else f"{numba.typeof(value)}"
-        same_type = isinstance(value, Half) and _is_half(spec) and half_fingerprint(value) == spec.fingerprint
+        same_type = isinstance(value, Half) and is_half(spec) and half_fingerprint(value) == spec.fingerprint
         return None if same_type else f"{spec.name}: {got} != {was}"
-    if _is_device(spec):
+    if is_device(spec):
         if not on_device(value):
             return f"{spec.name}: {type(value).__name__} is not a GPU array"
         now = device_fingerprint(value)
@@ -216,7 +226,7 @@ def _type_failure(spec: ArgGuard, value: object) -> str | None:
 
 def _exact_failure(numba_type: Any, value: Any, name: str, kind: Type) -> str | None:
     """What the fingerprint missed (see the module docstring): a subclass, or another byte order."""
-    for expr, want in _exact(numba_type, "", kind):
+    for expr, want in exact_items(numba_type, "", kind):
         part = value
         for k in expr.strip("[]").split("][") if expr else ():
             part = part[int(k)]
@@ -231,45 +241,67 @@ def _exact_failure(numba_type: Any, value: Any, name: str, kind: Type) -> str | 
 MISS = object()  # what `enter` returns when the guard fails (None is a legitimate result)
 
 
+def failure_tests(guard: Guard, exprs: Sequence[str], env: dict[str, object], tag: str = "") -> list[str]:
+    """Conditions, each true when `guard` fails for the arguments spelled `exprs`, to be joined by `or` in this
+    order: an argument's type before its dims and tuple items, a module before its attributes. Names the
+    conditions need go into `env`, suffixed by `tag` (several guards share one generated function)."""
+    fingerprints = {i: "dfp" if is_device(s) else "hfp" if is_half(s) else "fp" for i, s in enumerate(guard.args)}
+    tests = []
+    for i, spec in enumerate(guard.args):
+        cls = scalar_class(spec.numba_type, spec.kind) if fingerprints[i] == "fp" else None
+        if cls is not None:
+            env[f"C{tag}_{i}"] = cls
+            tests.append(f"type({exprs[i]}) is not C{tag}_{i}")
+        else:
+            env[f"F{tag}_{i}"] = spec.fingerprint
+            tests.append(f"{fingerprints[i]}({exprs[i]}) != F{tag}_{i}")
+    exact = [found for i, spec in enumerate(guard.args) if fingerprints[i] == "fp"
+             and scalar_class(spec.numba_type, spec.kind) is None
+             for found in exact_items(spec.numba_type, exprs[i], spec.kind)]
+    tests += exact_tests(exact, env, tag)
+    tests += dim_tests(guard, exprs)
+    tests += global_tests(guard, env, tag)
+    return tests
+
+
+def global_tests(guard: Guard, env: dict[str, object], tag: str) -> list[str]:
+    return [g.condition(f"{tag}_{j}", env) for j, g in enumerate(guard.globals) if j not in guard.on_use]
+
+
+def exact_tests(exact: Sequence[tuple[str, Any]], env: dict[str, object], tag: str) -> list[str]:
+    """The class (and byte order) tests of `exact_items`'s findings: what a fingerprint does not see."""
+    tests = []
+    for j, (expr, want) in enumerate(exact):
+        if isinstance(want, np.dtype):
+            env[f"T{tag}_{j}"] = want
+            tests.append(f"type({expr}) is not ndarray or {expr}.dtype is not T{tag}_{j} and "
+                         f"{expr}.dtype != T{tag}_{j}")
+        else:
+            env[f"P{tag}_{j}"], env[f"N{tag}_{j}"] = want
+            tests.append(f"type({expr}) is not P{tag}_{j} and type({expr}) is not N{tag}_{j}")
+    return tests
+
+
+def dim_tests(guard: Guard, exprs: Sequence[str]) -> list[str]:
+    """A test per static dim, true when the size differs (valid once the argument is known to be an array)."""
+    return [f"{f'len({exprs[i]})' if k == 0 else f'{exprs[i]}.shape[{k}]'} != {size}"  # len() builds no tuple
+            for (i, k), size in sorted(guard.static.items())]
+
+
+ENV = {"fp": compute_fingerprint, "same": same, "MISSING": MISSING, "MISS": MISS, "ndarray": np.ndarray,
+       "dfp": device_fingerprint, "hfp": half_fingerprint}  # what every generated guard may call
+
+
 def _compile_entry(guard: Guard, impl: Callable[..., Any]) -> Callable[[tuple[Any, ...]], Any]:
-    env: dict[str, object] = {"fp": compute_fingerprint, "same": same, "MISSING": MISSING, "MISS": MISS,
-                              "impl": impl, "ndarray": np.ndarray, "dfp": device_fingerprint,
-                              "hfp": half_fingerprint}
+    env: dict[str, object] = {**ENV, "impl": impl}
     n = len(guard.args)
-    names = ", ".join(f"a{i}" for i in range(n))
+    exprs = [f"a{i}" for i in range(n)]
     lines = ["def enter(args):", "    try:"]
-    if n:
-        lines.append(f"        {names}{',' if n == 1 else ''} = args")
-        for i, spec in enumerate(guard.args):
-            env[f"F{i}"] = spec.fingerprint
-        fingerprints = {i: "dfp" if _is_device(s) else "hfp" if _is_half(s) else "fp" for i, s in enumerate(guard.args)}
-        classes = {i: c for i, s in enumerate(guard.args) if fingerprints[i] == "fp"
-                   and (c := _scalar_class(s.numba_type, s.kind)) is not None}
-        for i, cls in classes.items():
-            env[f"C{i}"] = cls
-        tested = [f"type(a{i}) is not C{i}" if i in classes else f"{fingerprints[i]}(a{i}) != F{i}"
-                  for i in fingerprints]
-        lines.append("        if " + " or ".join(tested) + ": return MISS")
-        exact = [found for i, spec in enumerate(guard.args) if fingerprints[i] == "fp" and i not in classes
-                 for found in _exact(spec.numba_type, f"a{i}", spec.kind)]
-        tests = []
-        for j, (expr, want) in enumerate(exact):
-            if isinstance(want, np.dtype):
-                env[f"T{j}"] = want
-                tests.append(f"type({expr}) is not ndarray or {expr}.dtype is not T{j} and {expr}.dtype != T{j}")
-            else:
-                env[f"P{j}"], env[f"N{j}"] = want
-                tests.append(f"type({expr}) is not P{j} and type({expr}) is not N{j}")
-        if tests:
-            lines.append("        if " + " or ".join(tests) + ": return MISS")
-    else:
-        lines.append("        if args: return MISS")
-    for (i, k), size in sorted(guard.static.items()):
-        dim = f"len(a{i})" if k == 0 else f"a{i}.shape[{k}]"  # len() builds no shape tuple
-        lines.append(f"        if {dim} != {size}: return MISS")
-    for j, g in enumerate(guard.globals):
-        lines.append(f"        if {g.condition(j, env)}: return MISS")
-    passed = ", ".join(f"a{i}.bits" if _is_half(s) else f"a{i}" for i, s in enumerate(guard.args))
+    lines.append(f"        {', '.join(exprs)}{',' if n == 1 else ''} = args" if n else "        if args: return MISS")
+    tests = failure_tests(guard, exprs, env)
+    if tests:
+        lines.append("        if " + " or ".join(tests) + ": return MISS")
+    passed = ", ".join(f"a{i}.bits" if is_half(s) else f"a{i}" for i, s in enumerate(guard.args))
     lines += ["    except Exception:",
               "        return MISS", f"    return impl({passed})"]
     exec("\n".join(lines), env)
@@ -279,7 +311,7 @@ def _compile_entry(guard: Guard, impl: Callable[..., Any]) -> Callable[[tuple[An
 _NUMBER_TYPES = (numba.types.Integer, numba.types.Float, numba.types.Complex)
 
 
-def _scalar_class(numba_type: Any, kind: Type) -> type | None:
+def scalar_class(numba_type: Any, kind: Type) -> type | None:
     """The one class a number argument of `numba_type` has, when that class alone fixes Numba's fingerprint:
     one `type(a) is C` test (~30 ns) then stands for the fingerprint call and the class test after it. A
     Python int or float is weak (NEP 50), an np.int64 or np.float64 is not, and each is a variant of its own;
