@@ -13,6 +13,7 @@ __version__ = "0.1.0"
 import sys
 from typing import Any
 
+from .dims import Array
 from .errors import (
     CacheWarning,
     CuvilError,
@@ -29,6 +30,7 @@ from .options import Options, config
 from .precision import bf16, fp16, fp32
 
 __all__ = [
+    "Array",
     "CacheWarning",
     "CuvilError",
     "CuvilInternalError",

@@ -19,6 +19,7 @@ class Options:
     cache: bool = True
     boundscheck: bool = True  # Python's IndexError for every index (lower/checks.py); False: none, as Numba
     overflow: str = "raise"  # Python ints that overflow int64 raise OverflowError (lower/overflow.py); "wrap"
+    dims: Any = ()  # declared dims: {"x.shape[0]": (1, 32), "B": (1, 32)} (cuvil/dims.py); kept as sorted pairs
 
     def __post_init__(self) -> None:
         if self.target not in TARGETS:
@@ -34,6 +35,9 @@ class Options:
                 raise ValueError(f"{name} must be True or False, not {getattr(self, name)!r}")
         if self.overflow not in ("raise", "wrap"):
             raise ValueError(f"overflow must be 'raise' or 'wrap', not {self.overflow!r}")
+        from .dims import normalized
+
+        object.__setattr__(self, "dims", normalized(self.dims))  # a CuvilError naming a malformed range
 
     def key(self) -> tuple[tuple[str, Any], ...]:
         """Sorted (name, value) pairs: the options' part of a cache key."""

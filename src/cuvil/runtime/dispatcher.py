@@ -17,6 +17,7 @@ from typing import Any
 
 from numba.core.errors import NumbaError
 
+from ..dims import declared
 from ..errors import CuvilError, CuvilTypeError, PerformanceWarning, RecompileWarning
 from ..options import Options, config
 from . import adapters, cache, cache_key, cache_markers, diagnose, entry, events, guards, mathlib, threads  # noqa: F401 (mathlib registers overloads)
@@ -67,8 +68,8 @@ class Dispatcher:
         self.compile_events: list[CompileEvent] = []
         self._variants: list[Variant] = []  # newest first
         self._entries: tuple[Any, ...] = ()  # their `enter` functions, for the call path
-        self._policy = DimPolicy(options.dynamic, config.recompile_limit)
         self._names = list(inspect.signature(fn).parameters)
+        self._policy = DimPolicy(options.dynamic, config.recompile_limit, declared=declared(fn, options.dims))
         self._disabled = os.environ.get("CUVIL_DISABLE_JIT", "") not in ("", "0")
         functools.update_wrapper(self, fn)
         if self._disabled:  # the function itself is the call
@@ -172,6 +173,7 @@ class Dispatcher:
             reason = self._reason(args)
             was_exhausted = self._policy.exhausted
             static = self._policy.static_dims(arg_guards, [v.guard for v in self._variants])
+            ranges = self._policy.ranges(arg_guards)
             if self._policy.exhausted and not was_exhausted:
                 warnings.warn(
                     f"{self.py_func.__qualname__} reached cuvil.config.recompile_limit "
@@ -207,7 +209,7 @@ class Dispatcher:
                               f"NumPy code as written (slower); please report this bug: {_first_line(exc)}",
                               PerformanceWarning, stacklevel=4)
             checks = guards.global_guards(self.py_func)
-            guard = guards.Guard(arg_guards, static, checks, target, guards.on_use(checks, self.py_func))
+            guard = guards.Guard(arg_guards, static, checks, target, guards.on_use(checks, self.py_func), ranges)
             guards.warn_unfrozen_arrays(guard.globals)
             seconds["codegen"] += max(0.0, time.perf_counter() - start - sum(seconds.values()))
             variant = Variant(len(self.compile_events) + 1, guard, built.impl, built.meta, built.source, kinds,

@@ -148,6 +148,8 @@ class Guard:
     # call that leaves an argument out reads (runtime/entry.py tests them then, and drops this variant from
     # the call path if they changed). `check` and `failure` still test them.
     on_use: frozenset[int] = frozenset()
+    # (argument index, axis) → the declared range (low, high) this variant serves (cuvil/dims.py)
+    ranges: dict[tuple[int, int], tuple[int, int]] = dataclasses.field(default_factory=dict)
 
     def check(self, args: Sequence[object]) -> bool:
         return self.failure(args) is None
@@ -166,6 +168,8 @@ class Guard:
                  f"{a.name}: {a.numba_type}" + (" on the GPU" if is_device(a) else "") for a in self.args]
         lines += [f"target: {self.target}"] if self.target != "cpu" else []
         lines += [f"{self.args[i].name}.shape[{k}] == {v}" for (i, k), v in sorted(self.static.items())]
+        lines += [f"{lo} <= {self.args[i].name}.shape[{k}] <= {hi} (declared)"
+                  for (i, k), (lo, hi) in sorted(self.ranges.items())]
         lines += [g.describe() for g in self.globals]
         return lines
 
@@ -181,6 +185,10 @@ class Guard:
             now = args[i].shape[k]  # type: ignore[attr-defined]
             if now != size:
                 return f"{self.args[i].name}.shape[{k}]: {now} != {size}"
+        for (i, k), (lo, hi) in sorted(self.ranges.items()):
+            now = args[i].shape[k]  # type: ignore[attr-defined]
+            if not lo <= now <= hi:
+                return f"{self.args[i].name}.shape[{k}]: {now} outside the declared range {lo}..{hi}"
         for g in self.globals:
             reason = g.failure()
             if reason:
@@ -283,9 +291,13 @@ def exact_tests(exact: Sequence[tuple[str, Any]], env: dict[str, object], tag: s
 
 
 def dim_tests(guard: Guard, exprs: Sequence[str]) -> list[str]:
-    """A test per static dim, true when the size differs (valid once the argument is known to be an array)."""
-    return [f"{f'len({exprs[i]})' if k == 0 else f'{exprs[i]}.shape[{k}]'} != {size}"  # len() builds no tuple
-            for (i, k), size in sorted(guard.static.items())]
+    """A test per static dim and declared range, true when the size does not fit (valid once the argument is
+    known to be an array of enough dims)."""
+    def dim(i: int, k: int) -> str:
+        return f"len({exprs[i]})" if k == 0 else f"{exprs[i]}.shape[{k}]"  # len() builds no shape tuple
+
+    return [f"{dim(i, k)} != {size}" for (i, k), size in sorted(guard.static.items())] + \
+        [f"not {lo} <= {dim(i, k)} <= {hi}" for (i, k), (lo, hi) in sorted(guard.ranges.items())]
 
 
 ENV = {"fp": compute_fingerprint, "same": same, "MISSING": MISSING, "MISS": MISS, "ndarray": np.ndarray,
