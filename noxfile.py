@@ -109,6 +109,7 @@ def fuzz(session: nox.Session) -> None:
 def mutation(session: nox.Session) -> None:
     """Mutation testing of the compiler's core with mutmut (tests/MUTATION.md says why mutmut, and what the
     last run found). Not in CI: it takes hours. Resumable (verdicts are kept under build/mutation/), within a
-    budget: `nox -s mutation -- --budget 3600 [cfg/dependence.py ...]` (tests/mutation/targets.py)."""
+    budget: `nox -s mutation -- --budget 3600 [--every 50] [cfg/dependence.py ...]` (tests/mutation/targets.py;
+    `--every K`: a deterministic sample, every K-th mutant of each module)."""
     session.install("-e", ".[dev,torch]", "mutmut", *CONSTRAINTS)
     session.run("python", "-m", "tests.mutation.run", *session.posargs)
