@@ -63,8 +63,10 @@ def main() -> None:
     parser.add_argument("target", help="a target of tests/mutation/targets.py")
     parser.add_argument("--tests", nargs="+", required=True, help="pytest arguments: the new tests")
     parser.add_argument("--mutants", nargs="+", required=True, help="mutant names (or their ends)")
+    parser.add_argument("-k", dest="keyword", default=None, help="pytest's -k, for the tests")
     args = parser.parse_args()
-    for name, status in verify(args.target, args.tests, args.mutants).items():
+    tests = [*args.tests, *(["-k", args.keyword] if args.keyword else [])]
+    for name, status in verify(args.target, tests, args.mutants).items():
         print(f"{status:10} {name}")
 
 
