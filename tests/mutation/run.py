@@ -80,7 +80,7 @@ def counts(work: Path) -> dict[str, dict[str, int]]:
         tally = Counter(STATUS.get(c, "suspicious") for c in codes.values())
         survivors = [k for k, c in codes.items() if c == 0]
         tally["equivalent"] = sum(k in EQUIVALENT for k in survivors)
-        tally["killed by new tests"] = sum(k not in EQUIVALENT and STATUS.get(ledger.get(k, {}).get("exit_code"))
+        tally["killed on a second try"] = sum(k not in EQUIVALENT and STATUS.get(ledger.get(k, {}).get("exit_code"))
                                            in ("killed", "timeout") for k in survivors)
         name = str(meta.relative_to(work / "mutants" / "src" / "cuvil")).removesuffix(".meta")
         out[name] = {"generated": len(codes), **tally}
@@ -171,8 +171,8 @@ def _run(target: str, seconds: float, children: int, again: bool, every: int, of
 def table(summary: dict[str, dict[str, dict[str, int]]]) -> str:
     """tests/MUTATION.md's table: mutmut's counts, the survivors judged equivalent (equivalent.py) and those the
     new tests kill (verify.py's ledger) set apart, and the kill rate three ways."""
-    rows = ["| module | generated | tried | killed | timeout | survived | equivalent | killed by new tests | "
-            "no tests | not run | kill rate | without equivalents | with the new tests |", "|---" * 13 + "|"]
+    rows = ["| module | generated | tried | killed | timeout | survived | equivalent | killed on a second try | "
+            "no tests | not run | kill rate | without equivalents | with the second tries |", "|---" * 13 + "|"]
     total: Counter[str] = Counter()
     for files in summary.values():
         for name, c in sorted(files.items()):
@@ -184,7 +184,7 @@ def table(summary: dict[str, dict[str, dict[str, int]]]) -> str:
 
 def _row(name: str, c: Mapping[str, int]) -> str:
     tried = c.get("killed", 0) + c.get("survived", 0) + c.get("timeout", 0)
-    dead, eq, new = c.get("killed", 0) + c.get("timeout", 0), c.get("equivalent", 0), c.get("killed by new tests", 0)
+    dead, eq, new = c.get("killed", 0) + c.get("timeout", 0), c.get("equivalent", 0), c.get("killed on a second try", 0)
 
     def rate(n: int, d: int) -> str:
         return f"{100 * n / d:.0f}%" if d else "-"

@@ -5,7 +5,7 @@
 mutmut forgets every verdict of a work folder when its test list changes, so the new tests run in a folder of
 their own, build/mutation/verify-<target>/, with only those tests, and only the named mutants (a full name, or
 its end as tests/MUTATION.md writes it: `x__step__mutmut_5`). Each verdict goes to build/mutation/verified.json
-(name → exit code and the tests), which run.py's table counts as "killed by new tests".
+(name → exit code and the tests), which run.py's table counts as "killed on a second try".
 """
 
 from __future__ import annotations
