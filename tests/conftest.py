@@ -52,6 +52,21 @@ if os.environ.get("CUVIL_MUTATION"):
     settings.load_profile("cuvil-mutation")
 
 
+if os.environ.get("CUVIL_MUTATION"):
+    import pytest
+
+    @pytest.fixture(autouse=True)
+    def _compile_afresh(monkeypatch, tmp_path):
+        """Every test compiles what it calls, from an empty cache: mutmut maps a test to the compiler functions
+        it saw run in one recorded session, and a test served from an earlier test's cache (in memory or on
+        disk) was never mapped to them, so no mutant of the compiler ran it (a survivor that its own test
+        killed when planted by hand: lower/plan.py `_describe` 26)."""
+        from cuvil.runtime import dispatcher
+
+        dispatcher._memory.clear()
+        monkeypatch.setenv("CUVIL_CACHE_DIR", str(tmp_path / "cuvil-cache"))
+
+
 def pytest_configure(config):
     if os.environ.get("CUVIL_MUTATION"):
         from cuvil.runtime import dispatcher
