@@ -39,6 +39,8 @@ EQUIVALENT: dict[str, str] = {
     _KEY + "x_key__mutmut_36": "a builtin is the same object in every process of one Python: keys change alike",
     **{_KEY + f"x_source_key__mutmut_{n}": "unreadable source is refused by the check the marker would skip; a "
                                            "longer name is as unique" for n in (3, 4, 6)},
+    "cuvil.cfg.accesses.xǁCollectorǁtarget__mutmut_19": "an access's `write` is only read for its truth (dependence, "
+                                                        "summary, plan): None reads as False",
     "cuvil.lower.checks.xǁ_Loopǁ__init____mutmut_21": "a range with a step that is not a literal gets the same first "
                                                       "and last values (start + (len - 1) * step); a zero step is "
                                                       "range's ValueError at the same place",
