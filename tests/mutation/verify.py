@@ -42,6 +42,8 @@ def verify(target: str, tests: list[str], names: list[str]) -> dict[str, str]:
 
 def _verify(target: str, tests: list[str], full: list[str]) -> dict[str, str]:
     work = prepare(target, tuple(tests), folder=f"verify-{slug(target)}")
+    # mutmut keeps its map of tests to functions while the list is unchanged: a scratch folder records it anew
+    (work / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
     env = {**os.environ, "CUVIL_MUTATION": "1", "PYTHONDONTWRITEBYTECODE": "1"}
     mutmut = Path(sys.executable).with_name("mutmut")
     start = time.time()
