@@ -102,8 +102,6 @@ def functions() -> list[dict]:
                    "vmath": _median_ns(_loop(getattr(vmath, f"{name}_{suffix}")), x, out),
                    "libm_loop": _median_ns(_libm(name, dtype), x, out),
                    "numpy": _median_ns(_numpy(name), x, out)}
-            if name == "tanh" and dtype == np.float32:
-                row["vmath_fast"] = _median_ns(_loop(vmath.tanh_f32_fast), x, out)
             rows.append(row)
     return rows
 
@@ -215,8 +213,7 @@ def gelu() -> list[dict]:
     out = np.empty_like(x)
     forms = [("NumPy, in place", _gelu_numpy),
              ("loop, math.tanh", _gelu(numba.njit(lambda v: np.float32(math.tanh(v))))),
-             ("loop, vmath.tanh_f32", _gelu(vmath.tanh_f32)),
-             ("loop, vmath.tanh_f32_fast", _gelu(vmath.tanh_f32_fast))]
+             ("loop, vmath.tanh_f32", _gelu(vmath.tanh_f32))]
     return [{"form": name, "ns": _median_ns(fn, x, out)} for name, fn in forms]
 
 
@@ -251,9 +248,6 @@ def report(results: dict) -> str:
     for r in results["functions"]:
         lines.append(f"| {r['function']} | {r['dtype']} | {_cell(r, 'vmath')} | {_cell(r, 'libm_loop')} | "
                      f"{_cell(r, 'numpy')} | {r['libm_loop'] / r['vmath']:.1f}x | {r['numpy'] / r['vmath']:.2f}x |")
-        if "vmath_fast" in r:
-            lines.append(f"| tanh fast (fastmath) | {r['dtype']} | {_cell(r, 'vmath_fast')} | | | "
-                         f"{r['libm_loop'] / r['vmath_fast']:.1f}x | {r['numpy'] / r['vmath_fast']:.2f}x |")
     lines += ["", "NumPy: np.exp, np.log, np.tanh with `out=`; scipy.special.erf; sigmoid as np.negative, np.exp, "
               "+= 1, np.reciprocal in place.", "", "## float32 max of 4M values", "", "| form | ns per element |",
               "|---|---|"]

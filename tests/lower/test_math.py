@@ -24,7 +24,7 @@ from tests.lower import ulp
 
 F32_KEYS = [k for k in ulp.FUNCTIONS if k[1] == "float32"]
 F64_KEYS = [k for k in ulp.FUNCTIONS if k[1] == "float64"]
-RANGES = {"exp": (-110.0, 100.0), "log": (0.0, 4.0), "tanh": (-10.0, 10.0), "tanh_fast": (-10.0, 10.0),
+RANGES = {"exp": (-110.0, 100.0), "log": (0.0, 4.0), "tanh": (-10.0, 10.0),
           "erf": (-7.0, 7.0), "sigmoid": (-100.0, 100.0)}
 SPECIALS = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 1e-45, -1e-45, 1.1754944e-38, 3.4028235e38,
             -3.4028235e38, 88.72283, 88.72284, -87.33655, -103.97208, -88.72284, 5e-324, 2.2250738585072014e-308,
@@ -87,7 +87,6 @@ EXACT_SPECIALS = [
     ("log", np.inf, np.inf), ("log", np.nan, np.nan), ("log", 1.0, 0.0),
     ("tanh", np.inf, 1.0), ("tanh", -np.inf, -1.0), ("tanh", -0.0, -0.0), ("tanh", 0.0, 0.0), ("tanh", np.nan, np.nan),
     ("tanh", 20.0, 1.0), ("tanh", -20.0, -1.0),
-    ("tanh_fast", np.inf, 1.0), ("tanh_fast", -np.inf, -1.0), ("tanh_fast", -0.0, -0.0), ("tanh_fast", np.nan, np.nan),
     ("erf", np.inf, 1.0), ("erf", -np.inf, -1.0), ("erf", -0.0, -0.0), ("erf", 0.0, 0.0), ("erf", np.nan, np.nan),
     ("erf", 10.0, 1.0),
     ("sigmoid", np.inf, 1.0), ("sigmoid", -np.inf, 0.0), ("sigmoid", np.nan, np.nan), ("sigmoid", 0.0, 0.5),
@@ -240,20 +239,20 @@ def test_max_reduction_vectorizes(fn):
 
 def test_implementation_choice():
     module = vmath.__name__
-    assert lower_math.implementation("exp", "float32", False) == (module, "exp_f32")
-    assert lower_math.implementation("sigmoid", "float64", False) == (module, "sigmoid_f64")
-    assert lower_math.implementation("tanh", "float32", False) == (module, "tanh_f32")
-    assert lower_math.implementation("tanh", "float32", True) == (module, "tanh_f32_fast")
-    assert lower_math.implementation("tanh", "float64", True) == (module, "tanh_f64")
-    for name, dtype in [("tanh_fast", "float32"), ("sin", "float32"), ("exp", "int64"), ("exp", "float16")]:
-        assert lower_math.implementation(name, dtype, False) is None
+    assert lower_math.implementation("exp", "float32") == (module, "exp_f32")
+    assert lower_math.implementation("sigmoid", "float64") == (module, "sigmoid_f64")
+    assert lower_math.implementation("tanh", "float32") == (module, "tanh_f32")
+    assert lower_math.implementation("tanh", "float64") == (module, "tanh_f64")
+    for name, dtype in [("sin", "float32"), ("exp", "int64"), ("exp", "float16")]:
+        assert lower_math.implementation(name, dtype) is None
     assert lower_math.reduction("max", "float32") == (module, "maximum")
     assert lower_math.reduction("min", "float64") == (module, "minimum")
     assert lower_math.reduction("sum", "float32") is None and lower_math.reduction("max", "int32") is None
 
 
-def test_default_only_within_numpys_tolerance():
-    for (name, _), entry in lower_math.BOUNDS.items():
+def test_every_kernel_is_within_numpys_tolerance():
+    for entry in lower_math.BOUNDS.values():
         assert callable(getattr(vmath, entry.function))
-        assert entry.default == (entry.bound.vs_exact <= lower_math.DEFAULT_ULP)
-        assert entry.default == (not name.endswith("_fast"))
+        assert entry.bound.vs_exact <= lower_math.DEFAULT_ULP
+    with pytest.raises(AssertionError, match="outside NumPy's own tolerance"):
+        lower_math.Entry("tanh_f32", lower_math.Bound(9, 6.6, 1.37))

@@ -173,7 +173,7 @@ _TABLE: dict[str, Entry] = {
                "cuvil.runtime.elementwise.remainder"),
     **_entries("cuvil.runtime.elementwise.power cuvil.runtime.elementwise.broadcast_shape", raises="opaque"),
     **_entries(" ".join(f"cuvil.runtime.vmath.{f}" for f in ("maximum minimum exp_f32 exp_f64 log_f32 log_f64 tanh_f32 "
-                                                              "tanh_f64 tanh_f32_fast erf_f32 erf_f64 sigmoid_f32 "
+                                                              "tanh_f64 erf_f32 erf_f64 sigmoid_f32 "
                                                               "sigmoid_f64").split())),
     **_entries("cuvil.runtime.intrinsics.py_pow cuvil.runtime.intrinsics.pow_exponent", raises="opaque"),
     **_entries("cuvil.runtime.checks.index", raises="opaque"),

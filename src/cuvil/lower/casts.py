@@ -105,13 +105,10 @@ def _wraps(result: Type) -> bool:
 class Casts(cst.CSTTransformer):
     """Rewrites a function typed by `types` (whose side table holds the *original* nodes)."""
 
-    def __init__(self, types: Types, numpy: Callable[[], str], intrinsic: Callable[[str, str], str],
-                 fastmath: bool = False, python_math: bool = True):
+    def __init__(self, types: Types, numpy: Callable[[], str], intrinsic: Callable[[str, str], str]):
         super().__init__()
-        self.python_math = python_math  # CPython's math errors (runtime/pymath.py): the CPU target's for now
         self.types, self.numpy = types, numpy  # numpy(): numpy's name in the module, bound on first use
         self.intrinsic = intrinsic  # (module, name) → its name in the module
-        self.fastmath = fastmath
 
     def _vector_math(self, name: str, original: cst.Call) -> cst.Name | None:
         """The vectorizable kernel (lower/math.py) for a transcendental of one scalar, per element in a loop;
@@ -121,7 +118,7 @@ class Casts(cst.CSTTransformer):
         if len(original.args) != 1 or original.args[0].keyword is not None or not isinstance(result, Scalar) \
                 or not all(isinstance(t, Scalar) for t in operands):
             return None
-        found = math.implementation(name, result.dtype, self.fastmath)
+        found = math.implementation(name, result.dtype)
         return cst.Name(self.intrinsic(*found)) if found else None
 
     def _convert(self, original: list[cst.BaseExpression], updated: list[cst.BaseExpression],
@@ -199,7 +196,7 @@ class Casts(cst.CSTTransformer):
         stays on its side of it)."""
         sides = [original.left, original.comparisons[0].comparator]
         kinds = [self.types.of(s) for s in sides]
-        if not self.python_math or sorted(map(str, kinds)) != ["float", "int"]:
+        if sorted(map(str, kinds)) != ["float", "int"]:
             return None
         literal = sides[0] if isinstance(sides[0], cst.Integer | cst.Float) else \
             sides[1] if isinstance(sides[1], cst.Integer | cst.Float) else None
@@ -278,7 +275,7 @@ class Casts(cst.CSTTransformer):
             check = self.intrinsic("cuvil.runtime.pyint", "as_index")
             return updated.with_changes(args=[a.with_changes(value=cst.Call(cst.Name(check), [cst.Arg(a.value)]))
                                               for a in updated.args])
-        if name == "round" and len(positional) == 2 and self.python_math \
+        if name == "round" and len(positional) == 2 \
                 and self.types.of(original.args[0].value) == Scalar("float64", True):  # CPython's exact rounding
             return updated.with_changes(func=cst.Name(self.intrinsic("cuvil.runtime.pymath", "round_ndigits")))
         if name.startswith("math.") and positional:
@@ -291,7 +288,7 @@ class Casts(cst.CSTTransformer):
                 args.append(arg)
             short = name[5:]
             kinds = [self.types.of(a.value) for a in original.args]
-            if self.python_math and short in library.DOMAINS and len(args) == 1 and args[0].keyword is None \
+            if short in library.DOMAINS and len(args) == 1 and args[0].keyword is None \
                     and isinstance(kinds[0], Scalar) and np.dtype(kinds[0].dtype).kind in "biuf":  # CPython's
                 return updated.with_changes(func=cst.Name(self.intrinsic("cuvil.runtime.pymath", short)), args=args)
             return updated.with_changes(args=args)
