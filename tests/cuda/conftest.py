@@ -24,22 +24,3 @@ def _no_performance_warning_noise():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cuvil.PerformanceWarning)
         yield
-
-
-@pytest.fixture(scope="module")
-def python_checks():
-    """The lowering with the CPU target's int and math checks, as lower/program.py will give the CUDA target
-    once its two `target != "cuda"` gates go (they predate the device twins, runtime/cuda_pyint.py and
-    cuda_pymath.py; the lead owns that file). With the gates gone this fixture changes nothing."""
-    import dataclasses
-
-    import cuvil.compiler
-
-    lower = cuvil.compiler.lower_program
-
-    def lower_with_checks(program, options, *rest, **keywords):
-        return lower(program, dataclasses.replace(options, target="cpu"), *rest, **keywords)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(cuvil.compiler, "lower_program", lower_with_checks)
-        yield

@@ -145,7 +145,7 @@ def compile_ptx(launches):
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def test_kernels_with_pythons_checks_compile_to_ptx_for_cc90(launches, python_checks):
+def test_kernels_with_pythons_checks_compile_to_ptx_for_cc90(launches):
     """Single-thread kernels with conditions and recording twins (runtime/cuda_checks.py), grid kernels with
     Python-int and math checks (runtime/cuda_pyint.py, cuda_pymath.py)."""
     from tests.cuda import test_python_errors as programs

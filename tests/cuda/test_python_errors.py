@@ -19,11 +19,6 @@ from tests.programs.test_programs import assert_same
 INT64 = st.integers(-(2**63), 2**63 - 1)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _checks(python_checks):
-    yield
-
-
 # -- programs: single-thread kernels (a loop-carried value, or a check no condition describes) --------------
 
 def gather_sum(x, idx, out):

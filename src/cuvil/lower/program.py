@@ -111,12 +111,10 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
             typed = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, halves)
     with stage("codegen"):
         for name, types in typed.items() if not as_written else ():
-            functions[name] = functions[name].visit(Casts(types, numpy, intrinsic, options.fastmath,
-                                                               python_math=options.target != "cuda"))  # type: ignore[assignment]
+            functions[name] = functions[name].visit(Casts(types, numpy, intrinsic))  # type: ignore[assignment]
     globals = program.globals()
     overflow = functools.partial(OverflowChecks, boundscheck=options.boundscheck)
-    cpu = options.target != "cuda"  # the CUDA target has no device twins of runtime/pyint.py yet
-    checks = [overflow] * (options.overflow == "raise" and cpu) + [BoundsChecks] * options.boundscheck
+    checks = [overflow] * (options.overflow == "raise") + [BoundsChecks] * options.boundscheck
     counts: dict[str, dict[str, int]] = {}  # per function: what the checks did, for cuvil.explain
     for check in checks:  # Python's errors (issue 10), each pass on code typed anew
         with stage("analyze"):

@@ -138,11 +138,6 @@ def tanh_f64(x):
 
 
 @cuda.jit(device=True)
-def tanh_f32_fast(x):
-    return math.tanh(x)
-
-
-@cuda.jit(device=True)
 def erf_f32(x):
     return math.erf(x)
 
