@@ -20,3 +20,15 @@ def forget_compiled_kernels():
 def new_process(tmp_path, monkeypatch):
     monkeypatch.setenv("CUVIL_CACHE_DIR", str(tmp_path))
     forget_compiled_kernels()
+
+
+@pytest.fixture(autouse=True)
+def fresh():
+    """Each test starts with Dynamo's and the backend's caches empty (a file may override this fixture)."""
+    torch = pytest.importorskip("torch")
+    import cuvil.dynamo as cd
+
+    torch._dynamo.reset()
+    cd.reset()
+    yield
+    torch._dynamo.reset()

@@ -9,14 +9,6 @@ F = torch.nn.functional
 import cuvil.dynamo as cd  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def fresh():
-    torch._dynamo.reset()
-    cd.reset()
-    yield
-    torch._dynamo.reset()
-
-
 def layer_norm_gelu(x, w, b, r):
     return F.gelu(F.layer_norm(x, (x.shape[-1],), w, b)) + r
 

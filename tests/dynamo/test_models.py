@@ -27,14 +27,6 @@ class MLPBlock(nn.Module):
         return self.norm(x + self.down(self.act(self.up(x))))
 
 
-@pytest.fixture(autouse=True)
-def fresh():
-    torch._dynamo.reset()
-    cd.reset()
-    yield
-    torch._dynamo.reset()
-
-
 def _run(model, make_input, dtype, dynamic):
     torch.manual_seed(0)
     model = model.to(dtype).eval()

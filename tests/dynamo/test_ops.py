@@ -28,14 +28,6 @@ def every_op(x, y, b):
     return (a - m) / torch.sqrt(v + 1e-5), F.log_softmax(a, -1), F.softmax(a * 3, -1), s
 
 
-@pytest.fixture(autouse=True)
-def fresh():
-    torch._dynamo.reset()
-    cd.reset()
-    yield
-    torch._dynamo.reset()
-
-
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16, torch.float16],
                          ids=["float32", "float64", "bfloat16", "float16"])
 def test_every_op_in_one_nest_matches_eager(dtype):
