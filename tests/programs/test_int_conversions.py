@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import cuvil
@@ -87,6 +87,9 @@ def test_power_of_python_ints(a, b):
 
 @settings(max_examples=60, deadline=None)
 @given(INT64, SMALL)
+@example(-1, 63).via("the one shift by 63 that fits: -2**63")
+@example(1, 63)
+@example(-2, 62)
 def test_left_shift_of_python_ints(a, b):
     _like_python(shift, a, b)
 

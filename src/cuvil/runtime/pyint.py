@@ -175,7 +175,7 @@ def _lshift(a, b):
             raise ValueError("negative shift count")
         if a == 0:
             return 0
-        if b >= 63:
+        if b > 63 or (b == 63 and a != -1):  # -1 << 63 is -2**63, the one 63-bit shift that fits
             raise OverflowError(MESSAGE)
         result = a << b
         if (result >> b) != a:
