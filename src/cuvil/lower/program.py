@@ -117,8 +117,8 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     checks = [overflow] * (options.overflow == "raise") + [BoundsChecks] * options.boundscheck
     counts: dict[str, dict[str, int]] = {}  # per function: what the checks did, for cuvil.explain
     for check in checks:  # Python's errors (issue 10), each pass on code typed anew
-        with stage("analyze"):
-            checked = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, halves)
+        with stage("analyze"):  # thorough: a helper whose value no name keeps (`out[j] = h(a, j)`) is checked too
+            checked = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, True)
         with stage("codegen"):
             for name, types in checked.items():
                 trusted = all_names(functions[name]) - before[name]  # the lowering's own names
