@@ -112,7 +112,7 @@ def compile_ptx(launches):
     """The kernels launched (a `launches` fixture's record) compiled for cc 9.0 without the simulator, in a
     subprocess, each with numba-cuda's disk cache in its entry; the failures, one line each."""
     script = textwrap.dedent("""
-        import importlib.util, json, sys
+        import importlib.util, json, os, sys
         import numba.cuda.dispatcher as d
         class Device:  # compute capability 9.0 for compile_device's lookup (numba-cuda 0.30.4)
             compute_capability = (9, 0)
@@ -131,8 +131,10 @@ def compile_ptx(launches):
                 kernel = getattr(modules[path], name)
                 ptx, _ = cuda.compile_ptx(kernel.py_func, sig, cc=(9, 0))
                 assert ".target sm_90" in ptx
-                # numba-cuda's disk cache (its index keyed by compute capability) in the entry, beside the module
-                assert kernel._cache._cache_path == path.rsplit("/", 1)[0] + "/__pycache__", kernel._cache
+                # numba-cuda's disk cache (its index keyed by compute capability) in the entry, beside the module;
+                # absolute paths: CUVIL_CACHE_DIR may be relative (nox's is)
+                entry = os.path.abspath(os.path.join(os.path.dirname(path), "__pycache__"))
+                assert os.path.abspath(kernel._cache._cache_path) == entry, kernel._cache
             except Exception as exc:
                 failed.append(f"{name}{sig}: {type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:300]}")
         print(json.dumps(failed))
