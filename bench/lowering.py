@@ -8,8 +8,8 @@ torch.compile (on CPU tensors sharing the arrays' memory), and the memory floor:
 the kernel's inputs and writes its output with one multiply per element — as fast as this machine moves those
 bytes.
 
-Each figure is the median of REPEATS timed calls after a warm-up call whose result is checked against NumPy's;
-compile times are first call minus a steady call, from empty caches (Cuvil's in a fresh directory).
+Each figure is the median of REPEATS timed calls after a checked warm-up call (against NumPy's result) and
+WARM_S seconds of untimed calls; compile times are first call minus a steady call, from empty caches (Cuvil's in a fresh directory).
 Ratios: peer time / Cuvil time (≥ 1: Cuvil as fast or faster); "× floor": time / memory-floor time.
 
 Run: `python bench/lowering.py [--repeat N] [--no-torch-compile]`. Writes bench/lowering.md and .json.
@@ -41,6 +41,7 @@ import cuvil  # noqa: E402
 from bench.cpu_vs_numba import _machine  # noqa: E402
 
 KERNELS = ("gelu_np", "softmax_np", "chain3")
+WARM_S = 0.5
 warnings.filterwarnings("ignore", message="(?s).*no transformation for parallel execution")
 
 
@@ -60,6 +61,15 @@ def _floor_3(a, b, c, out):
 
 
 def _median(fn: Callable[..., Any], args: tuple[Any, ...], repeat: int) -> float:
+    """Median of `repeat` calls after WARM_S seconds of untimed calls.
+
+    The warm-up matters for functions that return a fresh array: on a virtual machine the first few hundred MB of
+    new allocations fault pages in from the host (measured here: the parallel GELU takes 45-50 ms for its first
+    five to eight calls and 6.5 ms after), and one warm-up call would time the host, not the kernel.
+    """
+    deadline = time.perf_counter() + WARM_S
+    while time.perf_counter() < deadline:
+        fn(*args)
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
