@@ -209,7 +209,8 @@ class _Module:
         self.plans = {u.name: lowered.plans[u.name] for u in self.units}
         if options.target == "cuda":
             with self.timer.stage("codegen"):
-                self.cuda = generate_cuda(lowered.plans, self.units, self.sources, program, self.names)
+                self.cuda = generate_cuda(lowered.plans, self.units, self.sources, program, self.names,
+                                          cache=options.cache)
             return lowered.loops + self.cuda.notes
         with self.timer.stage("codegen"):
             for k, unit in enumerate(self.units):

@@ -40,6 +40,9 @@ class Printed:
     kernels: list[Kernel]
     notes: list[str]  # per region, where it runs: for cuvil.explain
     serial_lines: list[tuple[int, int]]  # single-thread kernels: a PerformanceWarning names them
+    # kernel → (its Plan region, the region's first and last line): cuvil.profile sets a kernel against its
+    # region's cost
+    regions: dict[str, tuple[str, int, int]] = dataclasses.field(default_factory=dict)
 
 
 def _stmt(text: str, line: int | None) -> cst.BaseStatement:
@@ -57,6 +60,7 @@ class _Host:
         self.kernels: list[Kernel] = []
         self.notes: list[str] = []
         self.serial_lines: list[tuple[int, int]] = []
+        self.regions_of: dict[str, tuple[str, int, int]] = {}
         self.params = [p.name.value for p in plan.function.params.params]
         self.order = list(plan.walk())
 
@@ -156,6 +160,7 @@ class _Host:
         kernel, cells, identities, raises = grid_kernel(name, loop, count, nest.reductions, self.ctx, self.fresh,
                                                         own_errs, RAISE_OFFSET)
         self.kernels.append(kernel)
+        self.regions_of[name] = (nest.id, *(nest.lines or (0, 0)))
         if raises and errs is None:
             out.append(_stmt(f"{own_errs} = _error_slots()", line))
         for (_, op, dtype), cell, ident in zip(nest.reductions, cells, identities):
@@ -255,6 +260,7 @@ class _Host:
         kernel, cells, failures = serial_kernel(name, stmts, live_in, live_out, self.ctx, errs, region.lines,
                                                 RAISE_OFFSET, self.fresh)
         self.kernels.append(kernel)
+        self.regions_of[name] = (region.id, *(region.lines or (0, 0)))
         if region.lines:
             self.serial_lines.append(region.lines)
         self.notes.append(f"{region.id} {_where(region.lines)}: serial kernel {name} on one GPU thread"
@@ -358,7 +364,7 @@ def print_launcher(plan: Plan, ctx: Context, scalar_dtype: Callable[[str], str |
     if host_renames:
         # The CPU helpers under their host names (the module's plain names are the device twins).
         launcher = launcher.visit(Rename(host_renames))  # type: ignore[assignment]
-    return Printed(launcher, host.kernels, host.notes, host.serial_lines)
+    return Printed(launcher, host.kernels, host.notes, host.serial_lines, host.regions_of)
 
 
 class _HostCopies(cst.CSTTransformer):

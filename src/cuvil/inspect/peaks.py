@@ -5,6 +5,11 @@ compiling the probes) and kept in the cache root as `peaks-<machine>.json`; `mea
 The probes are what a compiled loop can reach, not the datasheet's numbers: the triad streams arrays 8× larger
 than a typical last-level cache, and the FLOP probe runs independent multiply-adds that LLVM vectorizes (with
 fastmath, as a peak needs). A kernel above its roof means the probe was disturbed; the profile says so.
+
+A GPU's roofs (`device_peaks`) are measured the same way on the device, timed by CUDA events: a streaming copy
+(read once, write once) for the bandwidth and independent multiply-add chains for float32 and float64, kept as
+`peaks-cuda-<device>.json`. On the simulator they are measured too (on a few hundred threads run as Python)
+so that the code path is the one a GPU takes; its figures mean nothing.
 """
 
 from __future__ import annotations
@@ -54,15 +59,28 @@ def machine_id() -> str:
 
 def peaks(force: bool = False) -> Peaks:
     """The cached peaks of this machine, measured first if there are none (or `force`)."""
+    return _cached(f"peaks-{machine_id()}.json", machine_id(), measure, force)
+
+
+def device_peaks(force: bool = False) -> Peaks:
+    """The cached roofs of the current CUDA device (or the simulator), measured first if there are none (or
+    `force`). `threads` is the number of multiprocessors; both widths ("1", "all") hold the whole device's
+    figures, since a kernel always runs on all of it."""
+    from . import device_probe
+
+    device = device_probe.device_id()
+    return _cached(f"peaks-cuda-{device}.json", device, device_probe.measure, force)
+
+
+def _cached(name: str, machine: str, measured_by: Any, force: bool) -> Peaks:
     from ..runtime import cache_root
 
-    name = f"peaks-{machine_id()}.json"
     path = cache_root.root().path / name
     if not force:
-        found = _read(path)
+        found = _read(path, machine)
         if found is not None:
             return found
-    measured = measure()
+    measured = measured_by()
     try:
         out = cache_root.write_root() / name
         out.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -74,12 +92,12 @@ def peaks(force: bool = False) -> Peaks:
     return measured
 
 
-def _read(path: Path) -> Peaks | None:
+def _read(path: Path, machine: str) -> Peaks | None:
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
         found = Peaks(str(raw["machine"]), int(raw["threads"]), {k: float(v) for k, v in raw["bandwidth"].items()},
                       {k: float(v) for k, v in raw["gflops"].items()})
-        return found if found.machine == machine_id() and set(found.bandwidth) == {"1", "all"} else None
+        return found if found.machine == machine and set(found.bandwidth) == {"1", "all"} else None
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 

@@ -16,7 +16,6 @@ import statistics
 import time
 from typing import Any
 
-from ..errors import CuvilError
 from ..lower.plan import ParallelNest
 from .cost import Cost, cost_of
 from .peaks import Peaks, peaks
@@ -136,32 +135,35 @@ class Profile:
 
 def profile(fn: Any, *args: Any, repeat: int = 5, **kwargs: Any) -> Profile:
     """Run `fn(*args, **kwargs)` once to warm up, then `repeat` times, timed; the figures of the variant that
-    ran. The arguments are passed as given each time: a kernel that updates its inputs runs on updated data."""
+    ran. The arguments are passed as given each time: a kernel that updates its inputs runs on updated data. A
+    CUDA variant's kernels are timed one by one (inspect/cuda_profile.py)."""
     if not getattr(fn, "__cuvil_jit__", False):
         raise TypeError(f"cuvil.profile takes a function made by cuvil.jit, not {type(fn).__name__}")
     fn(*args, **kwargs)
+    given = args
+    if kwargs:
+        bound = fn._signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        given = tuple(bound.arguments.values())
+    number = variant_for(fn, tuple(given)).number
+    vp = plans_of(fn, number)
+    found = cost_of(vp)
+    params = dict(zip(vp.params, given))
+    symbols = set().union(*(r.flops.symbols | r.read.symbols | r.written.symbols for r in found.regions))
+    values = symbol_values(symbols, params)
+    regions = [RegionFigures(r.id, r.kind, r.lines, r.flops.evaluate(values), r.read.evaluate(values),
+                             r.written.evaluate(values), r.exact) for r in found.regions]
+    dtypes = [getattr(kind, "dtype", "") for kind in vp.args]
+    dtype = "float32" if "float32" in dtypes and "float64" not in dtypes else "float64"
+    if vp.target == "cuda":
+        from .cuda_profile import profile_cuda
+
+        return profile_cuda(fn, args, kwargs, max(1, repeat), number, found, regions, dtype)
     runs = []
     for _ in range(max(1, repeat)):
         start = time.perf_counter()
         fn(*args, **kwargs)
         runs.append(time.perf_counter() - start)
-    if kwargs:
-        bound = fn._signature.bind(*args, **kwargs)
-        bound.apply_defaults()
-        args = tuple(bound.arguments.values())
-    number = variant_for(fn, tuple(args)).number
-    vp = plans_of(fn, number)
-    if vp.target != "cpu":  # its roofs are a GPU's, its kernels timed by CUDA events: not measured yet
-        raise CuvilError(f"cuvil.profile measures CPU variants only; variant #{number} of "
-                         f"{fn.py_func.__qualname__} runs on {vp.target}")
-    found = cost_of(vp)
-    params = dict(zip(vp.params, args))
-    symbols = set().union(*(r.flops.symbols | r.read.symbols | r.written.symbols for r in found.regions))
-    values = symbol_values(symbols, params)
-    regions = [RegionFigures(r.id, r.kind, r.lines, r.flops.evaluate(values), r.read.evaluate(values),
-                             r.written.evaluate(values), r.exact) for r in found.regions]
     parallel = any(isinstance(r, ParallelNest) for plan in vp.plans.values() for r in plan.walk())
-    dtypes = [getattr(kind, "dtype", "") for kind in vp.args]
-    dtype = "float32" if "float32" in dtypes and "float64" not in dtypes else "float64"
     return Profile(fn.py_func.__qualname__, number, statistics.median(runs), runs, TIMING, regions, found,
                    peaks(), parallel, dtype)

@@ -221,6 +221,9 @@ def typed_results(impl: Callable[..., Any], return_type: Any, halves: str = "") 
     def call(*args: Any) -> Any:
         return convert(impl(*args))
 
+    for attribute in ("launcher", "kernel_sizes"):  # a CUDA launcher's, for cuvil.profile and cuvil.explain
+        if hasattr(impl, attribute):
+            setattr(call, attribute, getattr(impl, attribute))
     return call
 
 

@@ -52,11 +52,12 @@ def require() -> None:
 def kernel_sizes(names: dict[str, Any]) -> list[str]:
     """Per kernel of a generated module and per signature it was compiled for: its PTX size and, from the
     driver, the registers each thread uses (what limits occupancy). Empty before the first launch and on the
-    simulator (which compiles nothing)."""
+    simulator (which compiles nothing). The kernels are those the module lists (`CUVIL_KERNELS`), not the
+    device functions it imports."""
     out = []
-    for name, value in sorted(names.items()):
-        overloads = getattr(value, "overloads", None)
-        if not isinstance(overloads, dict) or getattr(value, "_device", False):
+    for name in sorted(names.get("CUVIL_KERNELS", ())):
+        overloads = getattr(names.get(name), "overloads", None)
+        if not isinstance(overloads, dict):
             continue
         for sig, kernel in overloads.items():
             cc = cuda.get_current_device().compute_capability
