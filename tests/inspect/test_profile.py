@@ -100,11 +100,3 @@ def test_measured_peaks_are_plausible():
     assert set(found.gflops) == {"float32/1", "float32/all", "float64/1", "float64/all"}
     assert all(v > 0.1 for v in [*found.bandwidth.values(), *found.gflops.values()])
     assert found.gflops["float64/1"] > found.bandwidth["1"] / 12  # the triad does 2 FLOPs per 24 bytes
-
-
-def test_profile_of_a_cuda_variant_is_refused_not_measured_against_cpu_roofs(fixed_peaks):
-    fn = cuvil.jit(define(AXPY), target="cuda")  # the test process simulates the GPU (tests/conftest.py)
-    x = np.ones(8)
-    with pytest.raises(cuvil.CuvilError, match="cuvil.profile measures CPU variants only; variant #1 of axpy "
-                                               "runs on cuda"):
-        cuvil.profile(fn, 2.0, x, x, np.empty(8), repeat=1)

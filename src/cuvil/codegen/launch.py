@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 
 import libcst as cst
 
-from ..lower.plan import Alloc, Control, ParallelNest, Plan, Region, Serial
+from ..lower.plan import Alloc, Control, ParallelNest, Plan, Region, Serial, _lines
 from ..normalize.names import Fresh, Rename, all_names, assigned_names
 from ..normalize.origins import origin_of, with_origin
 from .cuda import ATOMIC, Context, DeviceCode, Kernel, Stmts, assign, call, free_names, grid_kernel, serial_kernel
@@ -204,8 +204,8 @@ class _Host:
         if self.on_host(stmts):
             self.notes.append(f"{region.id} {_where(region.lines)}: serial, on the host (scalars only)")
             return [*stmts, *tail]
-        return [*self.as_kernel(dataclasses.replace(region, statements=tuple(stmts)), loops,
-                                later=set(_names(tail))), *tail]
+        kernel = dataclasses.replace(region, statements=tuple(stmts), lines=_lines(stmts) or region.lines)
+        return [*self.as_kernel(kernel, loops, later=set(_names(tail))), *tail]  # the lines the kernel runs
 
     def on_host(self, stmts: Sequence[cst.BaseStatement]) -> bool:
         """No array element, array method or compiled callee: Python runs it on the host as well as a thread."""

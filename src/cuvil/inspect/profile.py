@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import dataclasses
 import html
+import inspect
 import statistics
 import time
 from typing import Any
@@ -142,7 +143,7 @@ def profile(fn: Any, *args: Any, repeat: int = 5, **kwargs: Any) -> Profile:
     fn(*args, **kwargs)
     given = args
     if kwargs:
-        bound = fn._signature.bind(*args, **kwargs)
+        bound = inspect.signature(fn.py_func).bind(*args, **kwargs)
         bound.apply_defaults()
         given = tuple(bound.arguments.values())
     number = variant_for(fn, tuple(given)).number
@@ -153,7 +154,8 @@ def profile(fn: Any, *args: Any, repeat: int = 5, **kwargs: Any) -> Profile:
     values = symbol_values(symbols, params)
     regions = [RegionFigures(r.id, r.kind, r.lines, r.flops.evaluate(values), r.read.evaluate(values),
                              r.written.evaluate(values), r.exact) for r in found.regions]
-    dtypes = [getattr(kind, "dtype", "") for kind in vp.args]
+    # The roof of the widest float the variant computes in; a Python float (weak, NEP 50) gives way to arrays'.
+    dtypes = [getattr(kind, "dtype", "") for kind in vp.args if not getattr(kind, "weak", False)]
     dtype = "float32" if "float32" in dtypes and "float64" not in dtypes else "float64"
     if vp.target == "cuda":
         from .cuda_profile import profile_cuda
