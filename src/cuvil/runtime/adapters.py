@@ -156,22 +156,34 @@ def _convert(value: object, name: str) -> tuple[object, bool]:
 def prepare(args: Sequence[object], names: Sequence[str],
             device: bool = False) -> tuple[tuple[object, ...], Callable[[object], object]]:
     """Arguments as Numba takes them, and the function that turns results back into the callers' kind. With
-    `device` (target="cuda"), arrays on a GPU pass as they are: runtime/cuda_call.py takes them zero-copy."""
+    `device` (target="cuda"), arrays on a GPU pass as they are (through `__cuda_array_interface__`, or DLPack
+    for a producer that has only that: runtime/cuda_arrays.device_array), and runtime/cuda_call.py takes them
+    zero-copy and returns results in the caller's library."""
     from_torch = False
     out = []
     seen: dict[int, object] = {}  # one object passed twice stays one object (one view, one device copy)
     for i, value in enumerate(args):
-        if device and hasattr(value, "__cuda_array_interface__") and not isinstance(value, np.ndarray):
-            out.append(value)
-            continue
         if id(value) in seen and not isinstance(value, int | float | complex):
             out.append(seen[id(value)])
+            continue
+        on_gpu = _on_gpu(value) if device else None
+        if on_gpu is not None:
+            seen[id(value)] = on_gpu
+            out.append(on_gpu)
             continue
         converted, t = _convert(value, names[i] if i < len(names) else f"#{i}")
         seen[id(value)] = converted
         out.append(converted)
         from_torch |= t
     return tuple(out), (_to_torch if from_torch else unchanged)
+
+
+def _on_gpu(value: object) -> object | None:
+    if isinstance(value, np.ndarray | int | float | complex | tuple) or value is None:
+        return None  # the common cases, without importing numba.cuda
+    from . import cuda_arrays
+
+    return cuda_arrays.device_array(value)
 
 
 def grad_arguments(args: Sequence[object], names: Sequence[str]) -> tuple[tuple[str, str], ...]:

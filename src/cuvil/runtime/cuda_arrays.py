@@ -46,13 +46,50 @@ def interface(value: Any) -> dict[str, Any] | None:
 def dlpack_interface(value: Any, stream: int = -1) -> dict[str, Any]:
     """A DLPack producer's array as a `__cuda_array_interface__` (strides in bytes; `stream` -1: the producer
     synchronizes nothing, the launch waits on the default stream)."""
+    return _dlpack_view(value, stream)[0]
+
+
+def _dlpack_view(value: Any, stream: int = -1) -> tuple[dict[str, Any], Any]:
     from cuda.core.utils import StridedMemoryView
 
     found = StridedMemoryView.from_dlpack(value, stream_ptr=stream)
     itemsize = found.dtype.itemsize
     strides = None if found.strides is None else tuple(s * itemsize for s in found.strides)
     return {"version": 3, "shape": tuple(found.shape), "typestr": found.dtype.str, "strides": strides,
-            "data": (found.ptr, bool(found.readonly)), "stream": None}
+            "data": (found.ptr, bool(found.readonly)), "stream": None}, found
+
+
+class DLPackArray:
+    """A GPU array that speaks only DLPack, as target="cuda" takes it (runtime/adapters.prepare): its
+    `__cuda_array_interface__`, which the guards, the launcher and numba read, and the caller's own object
+    (`origin`), which an argument returned is. It holds the DLPack view too: the capsule's memory stays
+    the producer's for as long as the call runs."""
+
+    __slots__ = ("__cuda_array_interface__", "_view", "dtype", "origin", "shape")
+
+    def __init__(self, origin: Any):
+        self.origin = origin
+        self.__cuda_array_interface__, self._view = _dlpack_view(origin)
+        self.shape = tuple(self.__cuda_array_interface__["shape"])
+        self.dtype = np.dtype(self.__cuda_array_interface__["typestr"])
+
+
+def device_array(value: Any) -> Any:
+    """`value` as target="cuda" passes it without a copy: itself when it has `__cuda_array_interface__`
+    (torch CUDA tensors, CuPy, numba device arrays), a DLPackArray when it speaks only DLPack from a CUDA
+    device; None for anything else (NumPy arrays, host tensors, numbers: adapters.py converts those)."""
+    if isinstance(value, np.ndarray):
+        return None
+    if hasattr(value, "__cuda_array_interface__"):
+        return value
+    if hasattr(value, "__dlpack__") and hasattr(value, "__dlpack_device__"):
+        try:
+            where = int(value.__dlpack_device__()[0])
+        except Exception:  # noqa: BLE001 (a producer that cannot say where it lives is not a GPU array)
+            return None
+        if where in _CUDA_DEVICES:
+            return DLPackArray(value)
+    return None
 
 
 def from_interface(value: Any, desc: dict[str, Any]) -> Any:

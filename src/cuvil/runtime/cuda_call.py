@@ -4,8 +4,9 @@ NumPy arrays (and torch CPU tensors, which adapters.py turns into NumPy views) a
 per call — the same array passed twice is one device array, as it is one array in Python — and those the
 function may write (its effect summary) are copied back in place after the launcher returns. Arrays that
 already live on a GPU (torch CUDA tensors, CuPy arrays, numba device arrays) are passed without a copy through
-`__cuda_array_interface__`; an array result comes back in the caller's library (NumPy for NumPy callers, a
-torch tensor for torch callers, CuPy for CuPy), and an argument returned is the caller's own object.
+`__cuda_array_interface__`, or DLPack for a producer that has only that (runtime/cuda_arrays.DLPackArray); an
+array result comes back in the caller's library (NumPy for NumPy callers, a torch tensor for torch callers,
+CuPy for CuPy, a numba device array otherwise), and an argument returned is the caller's own object.
 
 An exception the launcher raises (what a kernel recorded, or a host check) is re-raised at the user's line,
 read off the generated module's line map; a Numba typing failure in a kernel becomes a CuvilTypeError there.
@@ -83,10 +84,12 @@ class _Moved:
             return device
         desc = cuda_arrays.interface(value)
         if desc is not None:  # another library's GPU array: a numba view of its memory, no copy
-            module = type(value).__module__.split(".")[0]
+            origin = value.origin if isinstance(value, cuda_arrays.DLPackArray) else value
+            module = type(origin).__module__.split(".")[0]
             self.kind = {"torch": "torch", "cupy": "cupy"}.get(module, "numba")
-            device = cuda_arrays.from_interface(value.detach() if module == "torch" else value, desc)
-            self.host_of[id(device)] = value
+            device = cuda_arrays.from_interface(value.detach() if module == "torch" and value is origin else value,
+                                                desc)
+            self.host_of[id(device)] = origin
             return device
         if is_device_array(value):
             self.kind = "numba"
