@@ -8,6 +8,7 @@ Hand counts (float64, n elements): `out[i] = a * x[i] + y[i]` is 2 FLOPs and rea
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -43,6 +44,7 @@ def scan(x):
     return x
 """
 
+GPU = os.environ.get("CUVIL_GPU") == "1"  # bench/gpu_check.sh: a real GPU, no simulator
 ROOFS = Peaks("simulator", 1, {"1": 100.0, "all": 100.0},
               {"float32/1": 400.0, "float32/all": 400.0, "float64/1": 200.0, "float64/all": 200.0})
 
@@ -75,7 +77,8 @@ def test_each_launched_kernel_has_its_region_lines_and_hand_counted_cost(fixed_r
     assert found.roof == (200.0, 100.0) and found.dtype == "float64"
     assert first.bound(found.roof) == "memory" and first.fraction(found.roof) == pytest.approx(first.gbytes / 100)
     text = str(found)
-    assert text.startswith("profile of axpy_sum (variant #1) on the CUDA simulator: ")
+    assert text.startswith(f"profile of axpy_sum (variant #1) on {found.device}: ")
+    assert found.device == (cuda_profile._device_name() if GPU else "the CUDA simulator")
     assert "  roofs (float64): 200 GFLOP/s, 100 GB/s" in text
     assert "  kernel axpy_sum_k0 (grid, r1 L2-L3): 1 launch(es), " in text
     assert "  kernel axpy_sum_k1 (grid, r3 L5-L6): 1 launch(es), " in text
@@ -126,19 +129,24 @@ def test_guard_hit_and_miss_profile_the_variant_that_runs(fixed_roofs):
 def test_device_roofs_are_measured_once_per_device_and_cached(tmp_path, monkeypatch):
     monkeypatch.setenv("CUVIL_CACHE_DIR", str(tmp_path))
     calls = []
-    stub = Peaks("simulator", 1, {"1": 3.0, "all": 3.0}, dict(ROOFS.gflops))
+    stub = Peaks(device_probe.device_id(), 1, {"1": 3.0, "all": 3.0}, dict(ROOFS.gflops))
     monkeypatch.setattr(device_probe, "measure", lambda: calls.append(1) or stub)
     assert peaks_module.device_peaks() == stub and peaks_module.device_peaks() == stub and len(calls) == 1
     (path,) = tmp_path.glob("peaks-cuda-*.json")
-    assert path.name == "peaks-cuda-simulator.json" and json.loads(path.read_text())["bandwidth"]["all"] == 3.0
+    assert path.name == f"peaks-cuda-{device_probe.device_id()}.json"
+    assert json.loads(path.read_text())["bandwidth"]["all"] == 3.0
     path.write_text(json.dumps({**json.loads(path.read_text()), "machine": "another device"}))
     assert peaks_module.device_peaks() == stub and len(calls) == 2
     assert peaks_module.device_peaks(force=True) == stub and len(calls) == 3
 
 
-def test_the_device_probes_run_on_the_simulator():
-    """The probe kernels themselves (a copy, two multiply-add chains), on a few hundred simulated threads."""
+def test_the_device_probes_run():
+    """The probe kernels themselves (a copy, two multiply-add chains): on a few hundred simulated threads, or on
+    a GPU (bench/gpu_check.sh), where a copy is slower than the multiply-adds' bytes would be."""
     found = device_probe.measure()
-    assert found.machine == "simulator" and set(found.bandwidth) == {"1", "all"}
+    assert found.machine == device_probe.device_id()
+    assert set(found.bandwidth) == {"1", "all"}
     assert set(found.gflops) == {"float32/1", "float32/all", "float64/1", "float64/all"}
     assert all(v > 0 for v in [*found.bandwidth.values(), *found.gflops.values()])
+    if GPU:  # a data-centre GPU: hundreds of GB/s at least, and FP32 faster than FP64 or as fast
+        assert found.bandwidth["all"] > 100 and found.gflops["float32/all"] > found.bandwidth["all"] / 8

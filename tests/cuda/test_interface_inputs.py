@@ -9,22 +9,9 @@ import pytest
 
 import cuvil
 from cuvil.runtime import cuda_arrays, cuda_runtime
+from tests.cuda.backing import GPU, Interface
 from tests.cuda.test_kernels import saxpy, total
 from tests.programs.test_programs import assert_same
-
-
-class Interface:
-    """Another library's GPU array, as far as `__cuda_array_interface__` (version 3) goes."""
-
-    def __init__(self, array):
-        self.array = array
-        self.shape, self.dtype = array.shape, array.dtype  # what every such library has beside the interface
-
-    @property
-    def __cuda_array_interface__(self):
-        a = self.array
-        return {"version": 3, "shape": a.shape, "typestr": a.dtype.str, "data": (a.ctypes.data, False),
-                "strides": None if a.flags.c_contiguous else a.strides, "stream": None}
 
 
 def _calls(dtype):
@@ -40,7 +27,7 @@ def test_an_interface_array_is_written_in_place_and_returned_as_itself():
         expected = saxpy(dtype(2), x, y, out.copy())
         wrapped = Interface(out)
         assert g(dtype(2), Interface(x), Interface(y), wrapped) is wrapped
-        assert_same(expected, out)
+        assert_same(expected, wrapped.read())
         assert len(g.compile_events) == compiles
 
 
@@ -49,15 +36,15 @@ def test_a_reversed_interface_view_and_aliased_arguments():
     base = np.arange(8.0)
     x = base.copy()
     expected = saxpy(2.0, x, x[::-1], x)
-    view = Interface(base[::-1])
-    assert view.__cuda_array_interface__["strides"] == (-8,)
     same = Interface(base)
+    view = same.view(slice(None, None, -1))
+    assert view.__cuda_array_interface__["strides"] == (-8,)
     assert cuvil.jit(saxpy, target="cuda")(2.0, same, view, same) is same
-    assert_same(expected, base)
+    assert_same(expected, same.read())
 
 
 @pytest.fixture
-def numba_interface(monkeypatch):
+def numba_interface(monkeypatch):  # on a GPU numba's device arrays have it: the patch touches a class unused
     """The simulator's device arrays with the `__cuda_array_interface__` numba's real ones have (their memory
     is the host's), so that guards and adapters see them as a GPU's, as on a GPU."""
     from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray  # unused on a GPU: patched all the same
@@ -79,6 +66,7 @@ def test_numba_device_arrays_stay_on_the_device(numba_interface):
     assert_same(total(np.arange(6.0)), cuvil.jit(total, target="cuda")(Interface(np.arange(6.0))))
 
 
+@pytest.mark.skipif(GPU, reason="a host capsule's pointer is host memory, which a GPU's numba view would not be")
 def test_a_dlpack_array_is_described_as_its_cuda_array_interface():
     """cuda.core reads the DLPack capsule; here a CPU producer (NumPy), for the description's fields."""
     a = np.arange(12.0).reshape(3, 4)[::-1, 1:]

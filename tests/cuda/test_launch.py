@@ -84,10 +84,13 @@ class _Compiled:
 
 
 def test_kernel_sizes_list_each_compiled_kernel_and_skip_device_functions():
-    kernel = type("Kernel", (), {"overloads": {("float64[::1]", "int64"): _Compiled()}, "_device": False})()
-    device = type("Device", (), {"overloads": {("float64",): _Compiled()}, "_device": True})()
+    """The module's kernels are those its CUVIL_KERNELS table lists; a device function it imports is not one."""
+    kernel = type("Kernel", (), {"overloads": {("float64[::1]", "int64"): _Compiled()}})()
+    device = type("Device", (), {"overloads": {("float64",): _Compiled()}})()
     cc = cuda_runtime.cuda.get_current_device().compute_capability
-    lines = cuda_runtime.kernel_sizes({"f_k0": kernel, "helper": device, "n": 3})
+    table = {"f_k0": ("grid", "r1", 2, 3)}
+    assert cuda_runtime.kernel_sizes({"f_k0": kernel, "helper": device, "n": 3}) == []
+    lines = cuda_runtime.kernel_sizes({"CUVIL_KERNELS": table, "f_k0": kernel, "helper": device, "n": 3})
     size = len(_Compiled().inspect_asm(cc))
     assert lines == [f"kernel f_k0('float64[::1]', 'int64'): PTX {size} bytes for cc {cc[0]}.{cc[1]}, "
                      "40 registers per thread"]
