@@ -1,5 +1,5 @@
 """GPU arrays that speak only DLPack (JAX's kind; torch and CuPy speak it beside `__cuda_array_interface__`)
-on target="cuda": taken zero-copy through runtime/cuda_arrays.DLPackArray, written in place, an argument
+on target="cuda": taken zero-copy through runtime/cuda_arrays.DeviceView, written in place, an argument
 returned as the caller's own object, a new result as a numba device array. No such library exists here: a
 stand-in (tests/cuda/backing.py) says it lives on CUDA device 0 and hands NumPy's capsule over host memory,
 which is the simulator's device memory, or on a GPU a torch CUDA tensor's."""
@@ -32,7 +32,7 @@ def test_one_dlpack_array_passed_twice_is_one_device_array():
     expected = saxpy(2.0, base.copy(), np.ones(8), base.copy())
     same = DLPackOnly(base)
     prepared, _ = adapters.prepare((2.0, same, np.ones(8), same), ["a", "x", "y", "out"], device=True)
-    assert prepared[1] is prepared[3] and isinstance(prepared[1], cuda_arrays.DLPackArray)
+    assert prepared[1] is prepared[3] and isinstance(prepared[1], cuda_arrays.DeviceView)
     assert same.capsules == 1
     assert cuvil.jit(saxpy, target="cuda")(2.0, same, np.ones(8), same) is same
     assert_same(expected, same.read())

@@ -76,3 +76,26 @@ def test_a_dlpack_array_is_described_as_its_cuda_array_interface():
     assert cuda_arrays.interface(a) is None  # a NumPy array is copied to the device, not viewed
     assert_same(a, cuda_arrays._host_view(desc))
 
+
+
+def test_numba_device_arrays_pass_as_they_are():
+    """With no interface patched in: the simulator's device arrays (their memory a NumPy array's) pass through
+    runtime/cuda_arrays.DeviceView, a GPU's through their own interface; an argument returned is the caller's."""
+    g = cuvil.jit(saxpy, target="cuda")
+    for dtype, compiles in ((np.float64, 1), (np.float64, 1), (np.float32, 2)):
+        x, y, out = _calls(dtype)
+        expected = saxpy(dtype(2), x, y, out.copy())
+        device_out = cuda_runtime.cuda.to_device(out)
+        assert g(dtype(2), cuda_runtime.cuda.to_device(x), cuda_runtime.cuda.to_device(y), device_out) is device_out
+        assert_same(expected, device_out.copy_to_host())
+        assert len(g.compile_events) == compiles
+    created = cuvil.jit(doubled, target="cuda")(cuda_runtime.cuda.to_device(np.arange(4.0)))
+    assert hasattr(created, "copy_to_host")  # a new array: a numba device array, as the caller's were
+    assert_same(np.arange(4.0) * 2, created.copy_to_host())
+
+
+def doubled(x):
+    out = np.empty_like(x)
+    for i in range(x.shape[0]):
+        out[i] = x[i] * 2
+    return out

@@ -59,37 +59,46 @@ def _dlpack_view(value: Any, stream: int = -1) -> tuple[dict[str, Any], Any]:
             "data": (found.ptr, bool(found.readonly)), "stream": None}, found
 
 
-class DLPackArray:
-    """A GPU array that speaks only DLPack, as target="cuda" takes it (runtime/adapters.prepare): its
-    `__cuda_array_interface__`, which the guards, the launcher and numba read, and the caller's own object
-    (`origin`), which an argument returned is. It holds the DLPack view too: the capsule's memory stays
-    the producer's for as long as the call runs."""
+class DeviceView:
+    """A GPU array as target="cuda" takes it when it has no `__cuda_array_interface__` of its own (runtime/
+    adapters.prepare): one that speaks only DLPack, or a device array of the simulator. It carries the
+    interface, which the guards, the launcher and numba read, and the caller's own object (`origin`), which an
+    argument returned is; `_keep` holds what the memory's description depends on (a DLPack view: the capsule's
+    memory stays the producer's for as long as the call runs)."""
 
-    __slots__ = ("__cuda_array_interface__", "_view", "dtype", "origin", "shape")
+    __slots__ = ("__cuda_array_interface__", "_keep", "dtype", "origin", "shape")
 
-    def __init__(self, origin: Any):
-        self.origin = origin
-        self.__cuda_array_interface__, self._view = _dlpack_view(origin)
-        self.shape = tuple(self.__cuda_array_interface__["shape"])
-        self.dtype = np.dtype(self.__cuda_array_interface__["typestr"])
+    def __init__(self, origin: Any, desc: dict[str, Any], keep: Any = None):
+        self.origin, self.__cuda_array_interface__, self._keep = origin, desc, keep
+        self.shape = tuple(desc["shape"])
+        self.dtype = np.dtype(desc["typestr"])
 
 
 def device_array(value: Any) -> Any:
     """`value` as target="cuda" passes it without a copy: itself when it has `__cuda_array_interface__`
-    (torch CUDA tensors, CuPy, numba device arrays), a DLPackArray when it speaks only DLPack from a CUDA
-    device; None for anything else (NumPy arrays, host tensors, numbers: adapters.py converts those)."""
+    (torch CUDA tensors, CuPy, numba device arrays), a DeviceView when it speaks only DLPack from a CUDA
+    device or is the simulator's device array; None for anything else (NumPy arrays, host tensors, numbers:
+    adapters.py converts those)."""
     if isinstance(value, np.ndarray):
         return None
     if hasattr(value, "__cuda_array_interface__"):
         return value
+    if simulated(value):  # its memory is a NumPy array's: described as a GPU's would be
+        return DeviceView(value, _describe(value._ary), value)
     if hasattr(value, "__dlpack__") and hasattr(value, "__dlpack_device__"):
         try:
             where = int(value.__dlpack_device__()[0])
         except Exception:  # noqa: BLE001 (a producer that cannot say where it lives is not a GPU array)
             return None
         if where in _CUDA_DEVICES:
-            return DLPackArray(value)
+            desc, view = _dlpack_view(value)
+            return DeviceView(value, desc, view)
     return None
+
+
+def _describe(a: np.ndarray) -> dict[str, Any]:
+    return {"version": 3, "shape": a.shape, "typestr": a.dtype.str, "data": (a.ctypes.data, not a.flags.writeable),
+            "strides": None if a.flags.c_contiguous else a.strides, "stream": None}
 
 
 def from_interface(value: Any, desc: dict[str, Any]) -> Any:

@@ -4,7 +4,7 @@ NumPy arrays (and torch CPU tensors, which adapters.py turns into NumPy views) a
 per call — the same array passed twice is one device array, as it is one array in Python — and those the
 function may write (its effect summary) are copied back in place after the launcher returns. Arrays that
 already live on a GPU (torch CUDA tensors, CuPy arrays, numba device arrays) are passed without a copy through
-`__cuda_array_interface__`, or DLPack for a producer that has only that (runtime/cuda_arrays.DLPackArray); an
+`__cuda_array_interface__`, or DLPack for a producer that has only that (runtime/cuda_arrays.DeviceView); an
 array result comes back in the caller's library (NumPy for NumPy callers, a torch tensor for torch callers,
 CuPy for CuPy, a numba device array otherwise), and an argument returned is the caller's own object.
 
@@ -84,7 +84,7 @@ class _Moved:
             return device
         desc = cuda_arrays.interface(value)
         if desc is not None:  # another library's GPU array: a numba view of its memory, no copy
-            origin = value.origin if isinstance(value, cuda_arrays.DLPackArray) else value
+            origin = value.origin if isinstance(value, cuda_arrays.DeviceView) else value
             module = type(origin).__module__.split(".")[0]
             self.kind = {"torch": "torch", "cupy": "cupy"}.get(module, "numba")
             device = cuda_arrays.from_interface(value.detach() if module == "torch" and value is origin else value,
