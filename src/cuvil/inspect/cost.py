@@ -208,7 +208,9 @@ class _Model(Extents):
                 out.flops = out.flops + Poly.const(self.ops(stmt.test))
                 branches = self.walk(stmt.body.body)
                 if isinstance(stmt.orelse, cst.Else | cst.If):
-                    branches.add(self.walk([stmt.orelse] if isinstance(stmt.orelse, cst.If) else stmt.orelse.body.body))
+                    other = self.walk([stmt.orelse] if isinstance(stmt.orelse, cst.If) else stmt.orelse.body.body)
+                    if not _same(branches, other):  # a loop and its versioned copy (lower/nest.py) count once
+                        branches.add(other)
                 if branches.flops.terms and self.is_data(stmt.test):
                     branches.exact = False
                 out.add(branches)
@@ -276,7 +278,13 @@ class _Model(Extents):
                         mean = (start + stop - 1) * Poly.const(Fraction(1, 2))
                 elif isinstance(header, cst.While):
                     trips, exact = Poly.symbol(f"trips(L{origin_of(header) or 0})"), False
-                inner = self.regions([*r.body, *r.orelse], times * trips, exact and not isinstance(header, cst.If))
+                if isinstance(header, cst.If):
+                    inner = self.regions(r.body, times, exact)
+                    other = self.regions(r.orelse, times, exact)
+                    if not _same_regions(inner, other):  # one of them runs: the sum is an upper bound
+                        inner = [dataclasses.replace(c, exact=False) for c in inner + other]
+                else:
+                    inner = self.regions([*r.body, *r.orelse], times * trips, exact)
                 if var and mean is not None:
                     inner = [dataclasses.replace(c, flops=c.flops.substitute(var, mean), read=c.read.substitute(
                         var, mean), written=c.written.substitute(var, mean)) for c in inner]
@@ -311,6 +319,18 @@ class _Model(Extents):
 
 _AUGMENTED = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign, cst.FloorDivideAssign,
               cst.ModuloAssign, cst.PowerAssign)
+
+
+def _same(a: _Walk, b: _Walk) -> bool:
+    """Whether two branches do the same work: a loop and its copy that the lowering versions on run-time
+    broadcast flags (the copy indexes `x[i]` where the loop has `x[i * flag]`)."""
+    return a.flops == b.flops and sorted((x.array, x.write, str(x.footprint)) for x in a.accesses) == \
+        sorted((x.array, x.write, str(x.footprint)) for x in b.accesses)
+
+
+def _same_regions(a: list[RegionCost], b: list[RegionCost]) -> bool:
+    return len(a) == len(b) and all((x.kind, x.flops, x.read, x.written) == (y.kind, y.flops, y.read, y.written)
+                                    for x, y in zip(a, b))
 
 
 def _math(name: str) -> bool:

@@ -199,7 +199,7 @@ class _Statement:
             body = [loop(var, cst.Name(extent), body, self.line)]
         alloc = Alloc(out, tuple(cst.Name(e) for e in extents), kind.dtype, allocation, tuple(keys))
         self.nests.append(Nest(self.line, [*pre, allocation], [alloc], variables[0], cst.Name(extents[0]),
-                               keys[0], body, [], {out, *extents, *_bound(pre)}))
+                               keys[0], body, [], {out, *extents, *_bound(pre)}, flags=tuple(element.flags)))
         return cst.Name(out)
 
     # -- reductions -----------------------------------------------------------------------------------------
@@ -233,12 +233,16 @@ class _Statement:
         if result_dtype is None:
             raise NotLowered
         if axis is None:
-            return self.whole(spec, value, variables, extents, keys, pre, result_dtype, numpy, into,
+            nest = self.whole(spec, value, variables, extents, keys, pre, result_dtype, numpy, into,
                               found.keepdims)
-        return self.along(spec, found, value, variables, extents, keys, pre, axis, result_dtype, numpy, into)
+        else:
+            nest = self.along(spec, found, value, variables, extents, keys, pre, axis, result_dtype, numpy, into)
+        nest.flags = tuple(element.flags)
+        self.nests.append(nest)
+        return cst.Name(nest.result)
 
     def whole(self, spec, value, variables, extents, keys, pre, dtype, numpy, into,
-              keepdims=False) -> cst.BaseExpression:
+              keepdims=False) -> Nest:
         acc = self.l.fresh("_acc")
         pieces = spec.pieces(acc, value, dtype, numpy, self.l.fresh, self.line, self.l.intrinsic,
                              _product(extents))
@@ -252,13 +256,11 @@ class _Statement:
             value_of = cst.Call(cst.Attribute(cst.Name(numpy), cst.Name("full")),
                                 [cst.Arg(ones), cst.Arg(value_of), cst.Arg(dtype_attr(numpy, dtype))])
         post = [*pieces.finish, assign(cst.Name(result), value_of, self.line)]
-        self.nests.append(Nest(self.line, [*pre, *pieces.check, *pieces.init], [], variables[0],
-                               cst.Name(extents[0]), keys[0], body, post,
-                               {result, acc, *extents, *pieces.names, *_bound(pre)}))
-        return cst.Name(result)
+        return Nest(self.line, [*pre, *pieces.check, *pieces.init], [], variables[0], cst.Name(extents[0]),
+                    keys[0], body, post, {result, acc, *extents, *pieces.names, *_bound(pre)}, result=result)
 
     def along(self, spec, found, value, variables, extents, keys, pre, axis, dtype, numpy,
-              into) -> cst.BaseExpression:
+              into) -> Nest:
         """Along one axis: the output's loops outside (the first one fused and parallelized), the reduced
         axis innermost, a private accumulator per output element."""
         acc = self.l.fresh("_acc")
@@ -286,9 +288,8 @@ class _Statement:
         out_keys = [keys[k] if k != axis else "1" for k in range(len(keys))] if found.keepdims \
             else [keys[k] for k in kept]
         alloc = Alloc(out, tuple(out_dims), dtype, allocation, tuple(out_keys))
-        self.nests.append(Nest(self.line, [*pre, *pieces.check, allocation], [alloc], variables[first],
-                               cst.Name(extents[first]), keys[first], body, [], {out, *extents, *_bound(pre)}))
-        return cst.Name(out)
+        return Nest(self.line, [*pre, *pieces.check, allocation], [alloc], variables[first],
+                    cst.Name(extents[first]), keys[first], body, [], {out, *extents, *_bound(pre)}, result=out)
 
 
 def _product(extents: list[str]) -> cst.BaseExpression:

@@ -35,6 +35,6 @@ def lower_arrays(fn: cst.FunctionDef, lowering: Lowering) -> cst.FunctionDef:
                 items.append(stmt.with_changes(body=stmt.body.with_changes(body=block(statements(stmt.body)))))
             else:
                 items += lowering.statement(stmt) or [stmt]
-        return fuse(items, used_elsewhere)
+        return fuse(items, used_elsewhere, lowering.fresh)
 
     return fn.with_changes(body=fn.body.with_changes(body=block(statements(fn.body))))

@@ -43,6 +43,7 @@ class Element:
         # earlier operation (another entry), for the broadcast checks run time must make (`extents`).
         self.operations: list[list[Operand]] = []
         self.last: Operand = None  # what the last `build` made: a leaf, an operation, or None (a number)
+        self.flags: list[str] = []  # per run-time broadcast, `dim != 1`: the nest is versioned on them (nest.py)
 
     def hoist(self, value: cst.BaseExpression, base: str) -> str:
         name = self.s.l.fresh(base)
@@ -223,6 +224,7 @@ class Element:
                     flag = self.s.l.fresh("_m")
                     test = cst.Comparison(_dim(leaf, k), [cst.ComparisonTarget(cst.NotEqual(), cst.Integer("1"))])
                     pre.append(assign(cst.Name(flag), test, self.s.line))
+                    self.flags.append(flag)
                     self.indices[n][k] = cst.BinaryOperation(var, cst.Multiply(), cst.Name(flag))
         return keys
 

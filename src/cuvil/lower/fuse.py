@@ -26,9 +26,11 @@ from .nest import Nest, Stmts
 Item = cst.BaseStatement | Nest
 
 
-def fuse(items: Sequence[Item], used_elsewhere: Callable[[str, list[cst.BaseStatement]], bool]) -> Stmts:
+def fuse(items: Sequence[Item], used_elsewhere: Callable[[str, list[cst.BaseStatement]], bool],
+         fresh: Callable[[str], str]) -> Stmts:
     """The statements of a block whose lowered parts are `items`; `used_elsewhere(name, sources)`: whether
-    the function reads `name` outside the statements `sources` (those must keep their arrays)."""
+    the function reads `name` outside the statements `sources` (those must keep their arrays); `fresh`: new
+    names (for the loop variables of a nest's plain-index copy, lower/nest.py)."""
     merged: list[Item] = []
     for item in items:
         last = merged[-1] if merged else None
@@ -41,7 +43,7 @@ def fuse(items: Sequence[Item], used_elsewhere: Callable[[str, list[cst.BaseStat
         if isinstance(item, Nest):
             later = _names(merged[k + 1:])
             kept = {a.name for a in item.allocs if a.name in later or used_elsewhere(a.name, item.sources)}
-            out += _private(item, kept).statements()
+            out += _private(item, kept).statements(fresh)
         else:
             out.append(item)
     return out
@@ -132,7 +134,8 @@ def _merge(a: Nest, b: Nest) -> Nest:
     rename = Rename({b.var: a.var})
     row: Stmts = [s.visit(rename) for s in b.row]  # type: ignore[misc]
     return dataclasses.replace(a, pre=a.pre + b.pre, allocs=a.allocs + b.allocs, row=a.row + row,
-                               post=a.post + b.post, defines=a.defines | b.defines, sources=a.sources + b.sources)
+                               post=a.post + b.post, defines=a.defines | b.defines, sources=a.sources + b.sources,
+                               flags=a.flags + b.flags)
 
 
 def _private(nest: Nest, later: set[str]) -> Nest:
