@@ -29,7 +29,7 @@ import torch
 import torch.fx
 
 from . import layout as L
-from . import modules, partition_key
+from . import modules, partition_key, prelude
 from .spec import STORAGE, Spec
 
 _lock = threading.Lock()
@@ -145,6 +145,7 @@ def compile_partition(gm: torch.fx.GraphModule) -> Found:
         raise L.NotFusable(entry)
     found = _COMPILED[key] = Compiled(*entry)
     COUNTS["kernels"] += 1
+    prelude.start()  # the vector math a later graph's kernels may call, compiled while the model runs
     return Found(found, where, plan_seconds, found.seconds)
 
 
