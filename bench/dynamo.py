@@ -6,8 +6,12 @@ inductor's cache folders are fresh temporary directories, set before torch is im
 meets once per model and machine. Each case is first compiled once with backend="aot_eager", which warms
 Dynamo's and AOTAutograd's own caches for these ops (whichever backend came first paid that alone). `--warm`
 runs again with the caches the cold run filled (a new process, as a user's second session). Steady state is
-the median over `--runs` runs of the mean time of `--calls` calls, backends interleaved within each run, so the
-load of the shared machine falls on all of them alike. Ratios are against inductor in the same run. Writes
+the median over `--runs` runs of the mean time of `--calls` calls, backends interleaved within each run (in an
+order that rotates from run to run, two untimed calls before each timed block), so the load of the shared machine
+falls on all of them alike, after 0.5 s of untimed calls of each (on this VM the first few hundred MB of fresh
+allocations fault in from the host). Each block's CPU time (`time.thread_time`, the calling thread's: a fair
+measure only with `--threads 1`, where every backend computes on it) is recorded next to its wall time: on a
+loaded machine it is the steadier figure. Ratios are against inductor in the same run. Writes
 bench/dynamo.json and prints a markdown table.
 
     python bench/dynamo.py [--rows 2048 --cols 1024 --runs 7 --calls 20 --threads 1] [--warm CACHE_DIR]
@@ -62,11 +66,17 @@ def cases(rows: int, cols: int, dtype: str = "float32"):  # noqa: ANN201 - torch
             "softmax": (softmax, (x,))}
 
 
-def _mean_call(fn, args, calls: int) -> float:
-    start = time.perf_counter()
+def _mean_call(fn, args, calls: int) -> tuple[float, float]:
+    """Mean wall and CPU time of `calls` calls, after two untimed ones: the backend run before this one left the
+    heap in its own state (eager's temporaries are freed and trimmed), and whichever backend came next paid
+    the page faults of getting its output buffer back (measured: 205-287 faults a call for the backend right
+    after eager, 0 for the one after it), so the order of the backends decided a LayerNorm's ratio."""
+    fn(*args)
+    fn(*args)
+    start, cpu = time.perf_counter(), time.thread_time()
     for _ in range(calls):
         fn(*args)
-    return (time.perf_counter() - start) / calls
+    return (time.perf_counter() - start) / calls, (time.thread_time() - cpu) / calls
 
 
 def measure(rows: int, cols: int, runs: int, calls: int, background: bool = False,
@@ -101,14 +111,23 @@ def measure(rows: int, cols: int, runs: int, calls: int, background: bool = Fals
                 stages = {"dynamo and the rest": compile_s["cuvil"] - graph.seconds, **graph.stages}
             torch.testing.assert_close(out, fn(*args), atol=tolerance[0], rtol=tolerance[1])
             compiled[backend] = c
-        for c in compiled.values():  # warm up every path once more before timing
-            c(*args)
+        for c in compiled.values():  # warm up every path before timing
+            start = time.perf_counter()
+            while time.perf_counter() - start < 0.5:
+                c(*args)
         times: dict[str, list[float]] = {k: [] for k in compiled}
-        for _ in range(runs):
-            for backend, c in compiled.items():
-                times[backend].append(_mean_call(c, args, calls))
+        cpu: dict[str, list[float]] = {k: [] for k in compiled}
+        order = list(compiled)
+        for run in range(runs):  # the order rotates: each backend follows each other one as often
+            for backend in order[run % len(order):] + order[:run % len(order)]:
+                wall, thread = _mean_call(compiled[backend], args, calls)
+                times[backend].append(wall)
+                cpu[backend].append(thread)
         steady = {k: statistics.median(v) for k, v in times.items()}
+        steady_cpu = {k: statistics.median(v) for k, v in cpu.items()}
         results[name] = {"steady_ms": {k: v * 1e3 for k, v in steady.items()},
+                         "steady_cpu_ms": {k: v * 1e3 for k, v in steady_cpu.items()},
+                         "cpu_speedup_vs_inductor": steady_cpu["inductor"] / steady_cpu["cuvil"],
                          "compile_s": compile_s, "cuvil_fused_after_s": fused_s, "cuvil_compile_stages_s": stages,
                          "speedup_vs_inductor": steady["inductor"] / steady["cuvil"],
                          "speedup_vs_eager": steady["eager"] / steady["cuvil"],
@@ -117,12 +136,14 @@ def measure(rows: int, cols: int, runs: int, calls: int, background: bool = Fals
 
 
 def table(results: dict) -> str:
-    lines = ["| case | eager ms | inductor ms | cuvil ms | cuvil vs inductor | cuvil vs eager | compile cuvil s "
-             "| compile inductor s | cuvil / inductor compile |", "|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| case | eager ms | inductor ms | cuvil ms | cuvil vs inductor | cuvil vs eager | CPU time: cuvil vs "
+             "inductor | compile cuvil s | compile inductor s | cuvil / inductor compile |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for name, r in results.items():
         s, c = r["steady_ms"], r["compile_s"]
         lines.append(f"| {name} | {s['eager']:.3f} | {s['inductor']:.3f} | {s['cuvil']:.3f} | "
-                     f"{r['speedup_vs_inductor']:.2f}x | {r['speedup_vs_eager']:.2f}x | {c['cuvil']:.2f} | "
+                     f"{r['speedup_vs_inductor']:.2f}x | {r['speedup_vs_eager']:.2f}x | "
+                     f"{r['cpu_speedup_vs_inductor']:.2f}x | {c['cuvil']:.2f} | "
                      f"{c['inductor']:.2f} | {r['compile_fraction_of_inductor']:.2f} |")
     return "\n".join(lines)
 
