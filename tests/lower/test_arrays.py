@@ -3,8 +3,7 @@ dtype (NEP 50), shape (broadcasting against lower-rank arrays and size-1 dims, 0
 (wrap-around, NumPy's division and NaN semantics), serially and under `parallel=True`.
 
 Each source groups several operations so that one compile serves them all (a compile costs about a second);
-an operation found wrong for some dtype is split out into an xfail test naming the bug
-(/work/briefs/lowering_findings.md has the reproducers)."""
+an operation found wrong for some dtype is split out into an xfail test naming the bug and its reproducer."""
 
 from __future__ import annotations
 
@@ -202,7 +201,7 @@ def test_square_root_power_of_float64():
     assert_like_numpy(jitted("def root(a):\n    return a ** 0.5\n"), np.array([4.0, 2.0, -1.0, np.inf, np.nan]))
 
 
-# -- regressions: each a class of bug found here (/work/briefs/lowering_findings.md) ----------------------------
+# -- regressions: each a class of bug found here ----------------------------------------------------------
 
 
 def test_power_keeps_numpys_dtype_float32_root():

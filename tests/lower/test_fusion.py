@@ -167,7 +167,7 @@ def test_serial_code_has_no_parallel_nest():
     assert not _regions(fn, "ParallelNest") and len(_regions(fn, "Alloc")) == 1
 
 
-# -- regressions: each a class of bug found here (/work/briefs/lowering_findings.md) ----------------------------
+# -- regressions: each a class of bug found here ----------------------------------------------------------
 
 
 @pytest.mark.parametrize("source", [

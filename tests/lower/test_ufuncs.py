@@ -146,7 +146,7 @@ def test_abs_of_the_most_negative_integer_wraps():
     assert_like_numpy(jitted(INTEGER_UNARY, dynamic=True), np.array([[-2**31, 2**31 - 1, 0]], np.int32))
 
 
-# -- regressions: each a class of bug found here (/work/briefs/lowering_findings.md) ----------------------------
+# -- regressions: each a class of bug found here ----------------------------------------------------------
 
 
 def test_named_ufuncs_compute_in_numpys_loop_dtype():
