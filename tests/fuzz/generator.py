@@ -33,10 +33,12 @@ class Program:
     same_length: bool
     name: str = "f"
 
-    def inputs(self) -> st.SearchStrategy[tuple[Any, ...]]:
+    def inputs(self, like: tuple[Any, ...] | None = None) -> st.SearchStrategy[tuple[Any, ...]]:
+        """Arguments of drawn sizes, or of the sizes of the arguments `like` (new values, the same guard)."""
         dims = ("m",), ("m",) if self.same_length else ("k",)
+        sizes: Any = st.integers(0, 12) if like is None else {"m": len(like[0]), "k": len(like[1])}
         return inputs(arrays(DTYPES[self.a_kind], dims[0]), arrays(DTYPES[self.b_kind], dims[1]),
-                      scalars(int, -3, 20), dims=st.integers(0, 12))
+                      scalars(int, -3, 20), dims=sizes)
 
     def __repr__(self) -> str:  # hypothesis prints this for a failing example: show the program itself
         return (f"Program(a={DTYPES[self.a_kind]}, b={DTYPES[self.b_kind]}, same_length={self.same_length}):\n"

@@ -4,9 +4,9 @@ The budgets come from the environment so that one test file serves both the defa
 programs, deterministic) and `nox -s fuzz` (10,000, 300 and 2,000, a fresh seed each run):
 
     CUVIL_FUZZ_NORMALIZE   programs for the normalization differential (default 200)
-    CUVIL_FUZZ_COMPILE     programs for the compiled differential (default 6: each is compiled with a drawn
-                           `parallel` and dim policy and called with NumPy and torch arguments, a few
-                           seconds per program on 2 cores)
+    CUVIL_FUZZ_COMPILE     programs for the compiled differential (default 6 small ones in three lanes
+                           that pin what they vary, about a second of compiling each; set, every option
+                           is drawn and the programs are as large as the normalization part's)
     CUVIL_FUZZ_PARALLEL_PROGRAMS  programs for the parallel-soundness differential (default 12), which runs
                            by default (CUVIL_FUZZ_PARALLEL=0 leaves it out; test_parallel_fuzz.py)
     CUVIL_FUZZ_SEED        base seed (default 0); a failure names the seed that reproduces it
@@ -80,27 +80,35 @@ def counted(part: str, program: Any) -> Iterator[None]:
         entry.seconds += time.perf_counter() - start
 
 
-def sharded_tests(part: str, total: int, check: Callable[[Any, st.DataObject], None],
-                  namespace: dict[str, Any], strategy: st.SearchStrategy[Any] | None = None) -> None:
+def sharded_tests(part: str, total: int, check: Callable[..., None], namespace: dict[str, Any],
+                  strategy: st.SearchStrategy[Any] | None = None, lanes: int = 0) -> None:
     """Define `test_<part>_<k>` for k < SHARDS in `namespace`, each running its share of `total` programs from
     its own seed, so pytest-xdist can run them side by side and every run draws the same programs.
-    `strategy` draws the programs (default: `generator.programs()`); each needs a `.source`."""
+    `strategy` draws the programs (default: `generator.programs()`); each needs a `.source`. `lanes=N`: N
+    shards instead of SHARDS, and `check(program, data, k)` is told its shard (a part that pins what each
+    shard varies, so that a small budget still covers it)."""
     strategy = programs() if strategy is None else strategy
-    for shard in range(SHARDS):
-        share = total // SHARDS + (shard < total % SHARDS)
+    shards = lanes or SHARDS
+    for shard in range(shards):
+        share = total // shards + (shard < total % shards)
         if share == 0:
             continue
-
-        @seed(SEED * 1000 + shard)
-        @settings(max_examples=share, deadline=None, database=None, print_blob=True, phases=PHASES,
-                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                         HealthCheck.filter_too_much])
-        @given(program=strategy, data=st.data())
-        def test(program: Any, data: st.DataObject) -> None:
-            with counted(part, program):
-                check(program, data)
-
+        test = _shard_test(part, shard, share, check, strategy, lanes > 0)
         name = f"test_{part}_{shard}"
         test.__name__ = test.__qualname__ = name
-        test.__doc__ = f"{part}: shard {shard} of {SHARDS}, {share} programs, seed {SEED * 1000 + shard}"
+        test.__doc__ = f"{part}: shard {shard} of {shards}, {share} programs, seed {SEED * 1000 + shard}"
         namespace[name] = test
+
+
+def _shard_test(part: str, shard: int, share: int, check: Callable[..., None], strategy: st.SearchStrategy[Any],
+                told: bool) -> Callable[..., None]:
+    @seed(SEED * 1000 + shard)
+    @settings(max_examples=share, deadline=None, database=None, print_blob=True, phases=PHASES,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                     HealthCheck.filter_too_much])
+    @given(program=strategy, data=st.data())
+    def test(program: Any, data: st.DataObject) -> None:
+        with counted(part, program):
+            check(program, data, shard) if told else check(program, data)
+
+    return test
