@@ -24,6 +24,7 @@ import libcst as cst
 from ..analysis.type_rules import Types
 from ..analysis.types import Array, Scalar
 from ..normalize.names import assigned_names
+from .overflow_arms import nonnegative, outside_test, pure_test
 from .reductions import Intrinsic
 
 MODULE = "cuvil.runtime.pyint"
@@ -40,9 +41,12 @@ _CONVERSIONS = {"int": "to_int", "round": "round_int"}
 
 
 class OverflowChecks(cst.CSTTransformer):
-    def __init__(self, types: Types, intrinsic: Intrinsic, trusted: set[str], boundscheck: bool):
+    def __init__(self, types: Types, intrinsic: Intrinsic, trusted: set[str], boundscheck: bool,
+                 speculate: bool = False):
         super().__init__()
         self.types, self.intrinsic, self.boundscheck = types, intrinsic, boundscheck
+        self.speculate = speculate  # arms' checks tested before the choice (lower/overflow_arms.py): CPU only
+        self.nonnegative: set[str] = set()
         self.bounded: list[set[str]] = [set(trusted)]  # per enclosing loop: the names known to be small
         self.indices: set[int] = set()  # ids of the index expressions of array subscripts
         self.counters: set[str] = set()
@@ -50,6 +54,7 @@ class OverflowChecks(cst.CSTTransformer):
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.counters = _counters(node)
+        self.nonnegative = nonnegative(node) if self.speculate else set()
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         if self.boundscheck and isinstance(self.types.of(node.value), Array):
@@ -139,6 +144,31 @@ class OverflowChecks(cst.CSTTransformer):
             return updated
         return self._call(op, updated.left, updated.right).with_changes(lpar=updated.lpar, rpar=updated.rpar)
 
+    def leave_IfExp(self, original: cst.IfExp, updated: cst.IfExp) -> cst.BaseExpression:
+        """A checked arm computed wrapped, its range tested with the condition (lower/overflow_arms.py)."""
+        test = self.types.of(original.test)
+        if not self.speculate or not (isinstance(test, Scalar) and test.dtype == "bool") \
+                or not pure_test(original.test) or not updated.test.deep_equals(original.test):
+            return updated
+        taken = {"body": _paren(original.test), "orelse": cst.UnaryOperation(cst.Not(), _paren(original.test))}
+        tests: list[cst.BaseExpression] = []
+        arms = {}
+        for field in ("body", "orelse"):
+            arm, new = getattr(original, field), getattr(updated, field)
+            arms[field] = new
+            if not arm.deep_equals(new):
+                outside = outside_test(arm, self.types, self.nonnegative)
+                if outside is None:
+                    return updated
+                arms[field] = arm
+                tests.append(_paren(cst.BinaryOperation(_paren(taken[field]), cst.BitAnd(), outside)))
+        if not tests:
+            return updated
+        overflows = tests[0] if len(tests) == 1 else cst.BinaryOperation(tests[0], cst.BitOr(), tests[1])
+        choice = updated.with_changes(body=arms["body"], orelse=arms["orelse"], lpar=[], rpar=[])
+        call = cst.Call(cst.Name(self.intrinsic(MODULE, "arm_checked")), [cst.Arg(choice), cst.Arg(overflows)])
+        return call.with_changes(lpar=updated.lpar, rpar=updated.rpar)
+
     def leave_UnaryOperation(self, original: cst.UnaryOperation,
                              updated: cst.UnaryOperation) -> cst.BaseExpression:
         if not isinstance(original.operator, cst.Minus) or not self._python_ints(original.expression) \
@@ -171,6 +201,10 @@ class OverflowChecks(cst.CSTTransformer):
             self.counts["elided"] += 1
             return updated
         return cst.Assign([cst.AssignTarget(updated.target)], self._call(op, updated.target, updated.value))
+
+
+def _paren(e: cst.BaseExpression) -> cst.BaseExpression:
+    return e if e.lpar else e.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
 def _counters(fn: cst.FunctionDef) -> set[str]:

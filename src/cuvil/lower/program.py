@@ -113,7 +113,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
         for name, types in typed.items() if not as_written else ():
             functions[name] = functions[name].visit(Casts(types, numpy, intrinsic))  # type: ignore[assignment]
     globals = program.globals()
-    overflow = functools.partial(OverflowChecks, boundscheck=options.boundscheck)
+    overflow = functools.partial(OverflowChecks, boundscheck=options.boundscheck, speculate=options.target == "cpu")
     checks = [overflow] * (options.overflow == "raise") + [BoundsChecks] * options.boundscheck
     counts: dict[str, dict[str, int]] = {}  # per function: what the checks did, for cuvil.explain
     for check in checks:  # Python's errors (issue 10), each pass on code typed anew

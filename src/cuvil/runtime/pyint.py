@@ -106,6 +106,24 @@ def _neg(a, test=False):
     return impl
 
 
+def arm_checked(value, overflowed):
+    """The value of a conditional expression whose checked arm was computed wrapped (lower/overflow_arms.py):
+    `overflowed` when the arm taken did not fit."""
+    if overflowed:
+        raise OverflowError(MESSAGE)
+    return value
+
+
+@overload(arm_checked, jit_options={"nogil": True}, inline="always")
+def _arm_checked(value, overflowed):
+    def impl(value, overflowed):
+        if overflowed:
+            raise OverflowError(MESSAGE)
+        return value
+
+    return impl
+
+
 # `a ** b`, `a << b`, `a // b`, abs(a) of Python ints, and int(x) / round(x) of a float, which Python answers
 # with an int of any size: outside int64 they raise, where Numba wraps (or, for an out-of-range float, returns
 # whatever the conversion instruction gives: -2**63 for nan, inf and 1e30 alike).
