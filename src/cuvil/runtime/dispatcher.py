@@ -1,7 +1,7 @@
 """The object `@cuvil.jit` returns: validates at decoration, compiles a variant per guard miss, then stays out
-of the way. The call path is the hottest code Cuvil has: each Dispatcher has a class of its own whose
-`__call__` is generated from its variants (runtime/entry.py), one Python frame before Numba's entry point;
-what it cannot decide (torch tensors, half precision, a miss) comes here, to `_call_slow`."""
+of the way. The call path is the hottest code Cuvil has: each Dispatcher is a `functools.partial` of a call
+entry generated from its variants (runtime/entry.py), one Python frame before Numba's entry point; what the
+entry cannot decide (torch tensors, half precision, a miss) comes here, to `_call_slow`."""
 
 from __future__ import annotations
 
@@ -50,15 +50,22 @@ class Variant:
         self.enter = self.guard.entry(self.impl)
 
 
-class Dispatcher:
+class Dispatcher(functools.partial):
+    """A `functools.partial` of the generated call entry (runtime/entry.py): calling an instance runs the
+    entry with the caller's own arguments, keywords included, through partial's vectorcall (no argument tuple,
+    no keyword dict), where a Python `__call__` costs a tuple, a dict and a method lookup per call. `install`
+    replaces the entry after each compile; no `__call__` may be defined here or in a subclass (it would
+    bypass the entry, see entry.vectorcall)."""
+
     __cuvil_jit__ = True
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> Dispatcher:
-        """An instance of a class of its own: its `__call__` is generated for it (runtime/entry.py)."""
-        base = cls.__bases__[0] if cls.__dict__.get("_own_class") else cls
-        own = type(base.__name__, (base,), {"_own_class": True, "__slots__": (), "__module__": base.__module__,
-                                            "__qualname__": base.__qualname__})
-        return super().__new__(own)
+    def __new__(cls, fn: Any, *args: Any, **kwargs: Any) -> Dispatcher:
+        """A partial of nothing yet: `__init__` gives it its entry."""
+        return super().__new__(cls, _unbound)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        entry.vectorcall(cls)
 
     def __init__(self, fn: types.FunctionType, options: Options):
         if not isinstance(fn, types.FunctionType):
@@ -73,7 +80,7 @@ class Dispatcher:
         self._disabled = os.environ.get("CUVIL_DISABLE_JIT", "") not in ("", "0")
         functools.update_wrapper(self, fn)
         if self._disabled:  # the function itself is the call
-            type(self).__call__ = staticmethod(fn)  # type: ignore[method-assign]
+            entry.use(self, fn)
             return
         if not cache_markers.was_validated(fn):
             from ..compiler import validate  # imports libcst: only on a cold start
@@ -90,10 +97,6 @@ class Dispatcher:
         from ..distributed import reduce
 
         return reduce(self)
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        """Replaced in each instance's own class by the generated call entry (runtime/entry.py)."""
-        return self._call_slow(args, kwargs)
 
     def _rebind(self, values: tuple[Any, ...]) -> Any:
         """py_func.__defaults__ was replaced since the call entry was made: make it again, and call it with the
@@ -313,6 +316,9 @@ class Dispatcher:
         ]
 
 
+entry.vectorcall(Dispatcher)
+
+
 @dataclasses.dataclass(frozen=True)
 class Built:
     """A variant's compiled code: what `_build` returns."""
@@ -323,6 +329,10 @@ class Built:
     where: str  # the cache it came from: "memory", "disk" or "miss"
     dispatcher: Any = None  # Numba's dispatcher, for the call entry to dispatch through (CPU, no half results)
     convert: Any = None  # what `impl` does to a result after Numba's entry point, if anything
+
+
+def _unbound(*args: Any, **kwargs: Any) -> Any:
+    raise RuntimeError("a cuvil.jit function called before its __init__ ran")
 
 
 def _same(value: Any) -> Any:

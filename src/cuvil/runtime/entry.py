@@ -37,8 +37,11 @@ of what three `compute_fingerprint` calls and class tests cost from Python.
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import inspect
 import linecache
+import sys
 from typing import Any
 
 import numba
@@ -55,12 +58,41 @@ RESERVED = frozenset({*guards.ENV, "type", "len", "getattr", "Exception", "Overf
 
 
 def install(dispatcher: Any) -> None:
-    """Generate `dispatcher`'s `__call__` from its variants and the function's signature now. A variant
+    """Generate `dispatcher`'s call entry from its variants and the function's signature now. A variant
     compiled under other defaults of the function itself is left out (the call that found them changed
     comes here: `Dispatcher._rebind`), and so is its `enter` from the slow path's list."""
     live = [v for v in dispatcher._variants if v.guard.holds_on_use()]
     dispatcher._entries = tuple(v.enter for v in live)
-    type(dispatcher).__call__ = staticmethod(build(dispatcher, live))
+    use(dispatcher, build(dispatcher, live))
+
+
+def use(dispatcher: Any, call: Any) -> None:
+    """Make `call` what calling `dispatcher` runs (a Dispatcher is a functools.partial of it): partial's own
+    state update, which keeps the instance's attributes and sets its vectorcall again."""
+    functools.partial.__setstate__(dispatcher, (call, (), {}, dispatcher.__dict__))  # type: ignore[attr-defined]
+
+
+_HAVE_VECTORCALL = 1 << 11  # Py_TPFLAGS_HAVE_VECTORCALL
+
+
+def vectorcall(cls: type) -> None:
+    """Let CPython 3.11 call instances of `cls`, a subclass of functools.partial, through partial's vectorcall.
+
+    A call with a keyword through a type's tp_call builds an argument tuple and a keyword dict and unpacks the
+    dict again (~180 ns, bench/call_overhead.md); partial's vectorcall hands the caller's own argument array
+    to the entry. CPython 3.12 makes a subclass inherit the flag that selects it; 3.11 does so only for
+    immutable types, so here it is set in the type's `tp_flags`, after checking that the word read there is
+    the type's `__flags__` and that the subclass kept partial's vectorcall slot. Anything else (another
+    interpreter, another layout) keeps tp_call: slower, same results. No `__call__` may be set on `cls`
+    afterwards (3.11 would keep calling the vectorcall)."""
+    if cls.__flags__ & _HAVE_VECTORCALL or sys.implementation.name != "cpython" or sys.version_info[:2] != (3, 11):
+        return
+    word = ctypes.sizeof(ctypes.c_void_p)
+    flags = ctypes.c_ulong.from_address(id(cls) + 21 * word)  # ob_refcnt … tp_as_buffer: 21 words before tp_flags
+    slot = ctypes.c_ssize_t.from_address(id(cls) + 7 * word)  # tp_vectorcall_offset
+    base = ctypes.c_ssize_t.from_address(id(functools.partial) + 7 * word)
+    if flags.value == cls.__flags__ and slot.value == base.value != 0 and "__call__" not in vars(cls):
+        flags.value |= _HAVE_VECTORCALL
 
 
 def build(dispatcher: Any, variants: list[Any]) -> Any:
