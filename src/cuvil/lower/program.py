@@ -117,15 +117,21 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     checks = [overflow] * (options.overflow == "raise") + [BoundsChecks] * options.boundscheck
     counts: dict[str, dict[str, int]] = {}  # per function: what the checks did, for cuvil.explain
     for check in checks:  # Python's errors (issue 10), each pass on code typed anew
+        several: dict[str, list[Types]] = {}
         with stage("analyze"):  # thorough: a helper whose value no name keeps (`out[j] = h(a, j)`) is checked too
-            checked = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, True)
+            checked = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, True,
+                             several)
         with stage("codegen"):
-            for name, types in checked.items():
+            for name, types in [*checked.items(), *((n, v) for n, v in several.items() if v and n not in checked)]:
                 trusted = all_names(functions[name]) - before[name]  # the lowering's own names
-                rewrite = check(types, intrinsic, trusted)
-                functions[name] = functions[name].visit(rewrite)  # type: ignore
-                kind = "bounds" if isinstance(rewrite, BoundsChecks) else "int"
-                counts.setdefault(name, {}).update({f"{kind} {k}": v for k, v in rewrite.counts.items()})
+                variants = [check(t, intrinsic, trusted) for t in (types if isinstance(types, list) else [types])]
+                rewritten = [functions[name].visit(rewrite) for rewrite in variants]
+                if any(not r.deep_equals(rewritten[0]) for r in rewritten[1:]):
+                    raise _differing_checks(name, functions[name], program.filenames.get(name),
+                                            isinstance(variants[0], BoundsChecks))
+                functions[name] = rewritten[0]  # type: ignore[assignment]
+                kind = "bounds" if isinstance(variants[0], BoundsChecks) else "int"
+                counts.setdefault(name, {}).update({f"{kind} {k}": v for k, v in variants[0].counts.items()})
         globals = program.globals()
     result = ""
     if halves:
@@ -151,6 +157,17 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     words += [_checks_in_words(name, c) for name, c in counts.items() if any(c.values())]
     writes = tuple(params[k] for k in sorted(analyses[entry].summary.writes))
     return Lowered(plans, words, writes, result)
+
+
+def _differing_checks(name: str, fn: cst.FunctionDef, filename: str | None, bounds: bool) -> CuvilTypeError:
+    """A helper called with several argument types is checked once for all of them (one function in the
+    generated module): where its checks would differ between the types, it cannot be checked, and running it
+    unchecked could give a wrong number — refused."""
+    line = origin_of(fn.body.body[0]) if fn.body.body else None
+    what, opt_out = ("index checks", "boundscheck=False") if bounds else ("Python-int checks", 'overflow="wrap"')
+    return half.Located(filename, line).error(
+        f"'{name}' is called with several argument types that need different {what}; call it with one type (convert "
+        f"the arguments first), or pass {opt_out} to cuvil.jit")
 
 
 def _checks_in_words(name: str, c: dict[str, int]) -> str:
@@ -212,10 +229,11 @@ def _numbers(types: Types) -> Callable[[cst.BaseExpression], bool]:
 
 def _types(functions: Mapping[str, cst.FunctionDef], entry: str, params: dict[str, Type],
            globals: Mapping[str, Global], values: Mapping[str, Type], compute: str | None = None,
-           thorough: bool = False) -> dict[str, Types]:
+           thorough: bool = False, several: dict[str, list[Types]] | None = None) -> dict[str, Types]:
     """Types of the entry and of each helper typed with one signature only (else Numba's typing decides).
     Helpers are found as the names' types need them; `thorough` types every call (a call whose value no name
-    keeps, `out[i] = h(x[i])`, too): half precision needs every function typed."""
+    keeps, `out[i] = h(x[i])`, too): half precision needs every function typed. `several` receives, per
+    helper called with several signatures, its types under each (the check passes check all of them)."""
     signatures: dict[str, set[tuple[Type, ...]]] = {}
     memo: dict[tuple[str, tuple[Type, ...]], Types | None] = {}
 
@@ -247,13 +265,16 @@ def _types(functions: Mapping[str, cst.FunctionDef], entry: str, params: dict[st
     if top is not None:
         out[entry] = top
     for name, seen in signatures.items():
+        names = [p.name.value for p in functions[name].params.params]
         if name != entry and len(seen) == 1:
-            names = [p.name.value for p in functions[name].params.params]
             (only,) = seen
             if len(only) == len(names):
                 found = memo.get((name, only))
                 if found is not None:
                     out[name] = found
+        elif name != entry and several is not None:
+            several[name] = [t for sig in sorted(seen, key=str) if len(sig) == len(names)
+                             for t in (memo.get((name, sig)),) if t is not None]
     return out
 
 
