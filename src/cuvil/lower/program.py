@@ -122,14 +122,15 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
             checked = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, True,
                              several)
         with stage("codegen"):
-            for name, types in [*checked.items(), *((n, v) for n, v in several.items() if v and n not in checked)]:
+            signatures = {**{n: [t] for n, t in checked.items()}, **{n: v for n, v in several.items() if v}}
+            for name, under in signatures.items():
                 trusted = all_names(functions[name]) - before[name]  # the lowering's own names
-                variants = [check(t, intrinsic, trusted) for t in (types if isinstance(types, list) else [types])]
-                rewritten = [functions[name].visit(rewrite) for rewrite in variants]
+                variants = [check(t, intrinsic, trusted) for t in under]
+                rewritten = [cst.ensure_type(functions[name].visit(rewrite), cst.FunctionDef) for rewrite in variants]
                 if any(not r.deep_equals(rewritten[0]) for r in rewritten[1:]):
                     raise _differing_checks(name, functions[name], program.filenames.get(name),
                                             isinstance(variants[0], BoundsChecks))
-                functions[name] = rewritten[0]  # type: ignore[assignment]
+                functions[name] = rewritten[0]
                 kind = "bounds" if isinstance(variants[0], BoundsChecks) else "int"
                 counts.setdefault(name, {}).update({f"{kind} {k}": v for k, v in variants[0].counts.items()})
         globals = program.globals()
