@@ -101,6 +101,7 @@ class ForInToIndex(cst.CSTTransformer):
         return cst.FlattenSentinel([*hoisted, loop]) if hoisted else loop
 
     def _sequence(self, expr: cst.BaseExpression, once: Callable) -> _Sequence:
+        expr = _start_positional(expr)
         if _is_call(expr, "zip") and expr.args:
             parts = [self._sequence(a.value, once) for a in expr.args]
             length = parts[0].length if len(parts) == 1 else _call("min", *(p.length for p in parts))
@@ -133,6 +134,16 @@ class ForInToIndex(cst.CSTTransformer):
             _call("len", array),
             lambda i: cst.Subscript(array, [cst.SubscriptElement(cst.Index(i))]),
         )
+
+
+def _start_positional(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """`enumerate(xs, start=k)` as `enumerate(xs, k)` (else it was taken for an array, and the loop failed to
+    compile with an internal error)."""
+    if (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "enumerate"
+            and len(expr.args) == 2 and expr.args[0].keyword is None and not any(a.star for a in expr.args)
+            and expr.args[1].keyword is not None and expr.args[1].keyword.value == "start"):
+        return expr.with_changes(args=[expr.args[0], cst.Arg(expr.args[1].value)])
+    return expr
 
 
 def _user_index(loop: cst.For) -> cst.Name | None:
