@@ -4,7 +4,8 @@ A CPU variant is one compiled Numba function: its regions run inside it and cann
 changing the code that is timed. So the whole call is timed (the median of `repeat` runs after one warm-up),
 and each region's share is its FLOPs and bytes from the cost model (inspect/cost.py); the profile says so in
 `timing`. The roofs are this machine's measured peaks (inspect/peaks.py) for the variant's dtype, on all
-threads when the variant has a parallel loop and on one when it has none.
+threads when the variant has a parallel loop and on one when it has none. A CUDA variant's kernels are timed
+one by one with CUDA events, against the device's roofs (inspect/cuda_profile.py).
 """
 
 from __future__ import annotations
