@@ -157,3 +157,26 @@ def test_kernels_with_pythons_checks_compile_to_ptx_for_cc90(launches):
     assert len(launches) == len(programs.SAMPLES)
     failed = compile_ptx(launches)
     assert not failed, "\n".join(failed)
+
+
+def test_device_probe_kernels_compile_to_ptx_for_cc90():
+    """The roofs' probes (inspect/device_probe.py): the copy, and multiply-add chains that stay fused
+    multiply-adds (four chains in the loop, float32 and float64), so the FLOP roof is the FMA units'."""
+    script = textwrap.dedent("""
+        from numba import cuda, types
+        from cuvil.inspect import device_probe
+        copy, fma = device_probe._kernels()
+        ptx, _ = cuda.compile_ptx(copy.py_func, (types.float32[::1], types.float32[::1]), cc=(9, 0))
+        counts = [ptx.count(".target sm_90")]
+        for t, suffix in ((types.float32, ".f32"), (types.float64, ".f64")):  # fastmath: fma.rn.ftz.f32
+            ptx, _ = cuda.compile_ptx(fma.py_func, (t[::1], types.int64, t, t), cc=(9, 0), fastmath=True)
+            counts.append(sum(line.split()[0].startswith("fma.rn") and line.split()[0].endswith(suffix)
+                              for line in ptx.splitlines() if line.strip()))
+        print(counts)
+    """)
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), str(ROOT)])
+    done = subprocess.run([sys.executable, "-c", script], text=True, capture_output=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    copy, fma32, fma64 = json.loads(done.stdout.strip().splitlines()[-1])
+    assert copy == 1 and fma32 >= 4 and fma64 >= 4
