@@ -22,13 +22,7 @@ def scaled(a, k):
 
 
 JITTED = {f: cuvil.jit(f) for f in (first, scaled)}
-_NARROW = pytest.mark.xfail(strict=True, reason="bug: item() of a narrow array is typed as the array's dtype, "
-                                                "not as Python's int or float (reported in issue 16's report)")
-
-
-@pytest.mark.parametrize("dtype", ["float64", "int64", "bool",
-                                   pytest.param("float32", marks=_NARROW), pytest.param("int32", marks=_NARROW),
-                                   pytest.param("uint8", marks=_NARROW)])
+@pytest.mark.parametrize("dtype", ["float64", "int64", "bool", "float32", "int32", "uint8"])
 def test_item_is_a_python_scalar(dtype):
     for n in (3, 3, 5):  # a first call, a guard hit, a miss on a new length
         assert_matches(first, {"cuvil": JITTED[first]}, np.arange(n).astype(dtype))

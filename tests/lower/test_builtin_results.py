@@ -43,8 +43,6 @@ def test_abs_of_python_numbers_keeps_their_type(f, i):
     _same(absolute_twice, i, f)
 
 
-@pytest.mark.xfail(strict=True, reason="bug: abs() of a bool argument comes back as np.int8, not Python's int "
-                                       "(reported in issue 16's report)")
 @pytest.mark.parametrize("b", [False, True])
 def test_abs_of_a_bool_is_an_int(b):
     _same(absolute, b)

@@ -43,13 +43,8 @@ def by_astype(n):
     return np.arange(n).astype(np.float32), np.arange(n).astype("int8") * 2
 
 
-_BUG = pytest.mark.xfail(strict=True, reason="bug: np.zeros(n, dtype=int) and np.zeros(n, bool) reach Numba "
-                                             "as `int`/`bool` and fail with its message (reported in issue 16's "
-                                             "report)")
-
-
 @pytest.mark.parametrize("fn", [by_attribute, by_imported_name, by_string, by_builtin, by_local_name, by_astype,
-                                pytest.param(by_builtin_int_or_bool, marks=_BUG)], ids=lambda f: f.__name__)
+                                by_builtin_int_or_bool], ids=lambda f: f.__name__)
 def test_a_dtype_argument_gives_numpys_dtype(fn):
     jitted = cuvil.jit(fn)
     for n in (3, 3, 5):

@@ -18,6 +18,14 @@ _INDICES, _LOGICAL = library.named("index"), library.named("logical")
 _ALLOCATE = library.named("allocate") - {"full"}  # full's dtype comes from its fill value
 _LIKE = library.named("like")
 _VIEWS = library.named("view") | {"flatten", "copy", "conj", "conjugate"}
+_PYTHON_KINDS = {"b": "bool", "i": "int64", "u": "int64", "f": "float64", "c": "complex128"}  # item()'s type
+
+
+def _kind(dtype: str) -> str:
+    try:
+        return np.dtype(dtype).kind
+    except TypeError:
+        return ""
 
 
 def _dtype_name(node: cst.BaseExpression | None, calls: Calls) -> str | None:
@@ -173,8 +181,10 @@ class NumpyRules:
         if name == "reshape" and rest:
             ndim = len(rest) if len(rest) > 1 else _ndim_of_shape(self.of(rest[0]))
             return Array(owner.dtype, ndim) if ndim is not None else UNKNOWN
-        if name == "item":
-            return Scalar(owner.dtype)
+        if name == "item":  # Python's scalar (lower/pyscalars.py converts); uint64 beyond int64 stays NumPy's
+            kind = _kind(owner.dtype)
+            return Scalar(owner.dtype) if owner.dtype == "uint64" or kind not in _PYTHON_KINDS \
+                else Scalar(_PYTHON_KINDS[kind], True)
         if name == "dot" and rest:
             return self.matmul(owner, self.of(rest[0]))
         if name in ("fill", "sort"):

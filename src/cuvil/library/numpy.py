@@ -181,6 +181,8 @@ _TABLE: dict[str, Entry] = {
                                                              "round_bf16").split())),
     **_entries(" ".join(f"cuvil.runtime.pymath.{n}" for n in DOMAINS), raises="domain"),
     **_entries("cuvil.runtime.pymath.round_ndigits cuvil.runtime.pymath.int_float_cmp"),
+    # `//`, `%`, `/` of Python numbers with CPython's ZeroDivisionError message: what the operators are
+    **_entries("cuvil.runtime.pyint.py_floordiv cuvil.runtime.pyint.py_mod cuvil.runtime.pyint.py_truediv"),
     **_entries(" ".join(f"cuvil.runtime.pyint.{n}" for n in OVERFLOWS), raises="int"),
     # these also raise ValueError (a negative shift or exponent, int(nan)):
     # a parallel loop cannot test them beforehand

@@ -37,6 +37,8 @@ from .casts import Casts
 from .checks import BoundsChecks
 from .overflow import OverflowChecks
 from .plan import Plan, build_plan
+from .pyscalars import PythonScalars, wanted
+from .zerodivision import ZeroDivision
 
 
 @dataclasses.dataclass(frozen=True)
@@ -113,6 +115,14 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
         for name, types in typed.items() if not as_written else ():
             functions[name] = functions[name].visit(Casts(types, numpy, intrinsic))  # type: ignore[assignment]
     globals = program.globals()
+    if any(wanted(fn) for fn in functions.values()):  # .item(), abs(), np.zeros(n, int)
+        with stage("analyze"):
+            typed = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, True)
+        with stage("codegen"):
+            for name, types in typed.items():
+                functions[name] = cst.ensure_type(functions[name].visit(PythonScalars(types, numpy)),
+                                                  cst.FunctionDef)
+        globals = program.globals()
     overflow = functools.partial(OverflowChecks, boundscheck=options.boundscheck, speculate=options.target == "cpu")
     checks = [overflow] * (options.overflow == "raise") + [BoundsChecks] * options.boundscheck
     counts: dict[str, dict[str, int]] = {}  # per function: what the checks did, for cuvil.explain
@@ -133,6 +143,15 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
                 functions[name] = rewritten[0]
                 kind = "bounds" if isinstance(variants[0], BoundsChecks) else "int"
                 counts.setdefault(name, {}).update({f"{kind} {k}": v for k, v in variants[0].counts.items()})
+        globals = program.globals()
+    if options.target == "cpu" and any(_has(fn, cst.FloorDivide, cst.Modulo, cst.Divide, cst.FloorDivideAssign,
+                                            cst.ModuloAssign, cst.DivideAssign) for fn in functions.values()):
+        with stage("analyze"):
+            typed = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, True)
+        with stage("codegen"):
+            for name, types in typed.items():
+                functions[name] = cst.ensure_type(functions[name].visit(ZeroDivision(types, intrinsic)),
+                                                  cst.FunctionDef)
         globals = program.globals()
     result = ""
     if halves:
@@ -277,6 +296,20 @@ def _types(functions: Mapping[str, cst.FunctionDef], entry: str, params: dict[st
             several[name] = [t for sig in sorted(seen, key=str) if len(sig) == len(names)
                              for t in (memo.get((name, sig)),) if t is not None]
     return out
+
+
+def _has(fn: cst.FunctionDef, *kinds: type) -> bool:
+    """Whether `fn` holds a node of one of these kinds (a pass with nothing to rewrite needs no typing)."""
+    found = False
+
+    class Find(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            nonlocal found
+            found = found or isinstance(node, kinds)
+            return not found
+
+    fn.body.visit(Find())
+    return found
 
 
 def _calls(fn: cst.FunctionDef) -> list[cst.Call]:

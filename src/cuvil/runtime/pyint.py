@@ -206,6 +206,8 @@ def _lshift(a, b):
 @overload(floordiv, jit_options={"nogil": True}, inline="always")
 def _floordiv(a, b):
     def impl(a, b):
+        if b == 0:
+            raise ZeroDivisionError("integer division or modulo by zero")  # CPython's words, not Numba's
         if b == -1 and a == _MIN:
             raise OverflowError(MESSAGE)
         return a // b
@@ -268,3 +270,73 @@ def _as_index(x):
 
         return impl
     return lambda x: x
+
+
+# CPython's ZeroDivisionError messages for Python numbers (lower/zerodivision.py), where Numba words its own
+# ("integer division by zero", "division by zero", "modulo by zero"). Booleans divide as ints.
+_DIVISIONS = {"floordiv": ("integer division or modulo by zero", "float floor division by zero"),
+              "mod": ("integer modulo by zero", "float modulo"),
+              "truediv": ("division by zero", "float division by zero")}
+
+
+def _message(op: str, a, b) -> str:
+    integers = not isinstance(a, float) and not isinstance(b, float)
+    return _DIVISIONS[op][0 if integers else 1]
+
+
+def py_floordiv(a, b):
+    if b == 0:
+        raise ZeroDivisionError(_message("floordiv", a, b))
+    return a // b
+
+
+def py_mod(a, b):
+    if b == 0:
+        raise ZeroDivisionError(_message("mod", a, b))
+    return a % b
+
+
+def py_truediv(a, b):
+    if b == 0:
+        raise ZeroDivisionError(_message("truediv", a, b))
+    return a / b
+
+
+def _integers(a, b) -> bool:
+    return isinstance(a, types.Integer | types.Boolean) and isinstance(b, types.Integer | types.Boolean)
+
+
+@overload(py_floordiv, jit_options={"nogil": True}, inline="always")
+def _py_floordiv(a, b):
+    message = _DIVISIONS["floordiv"][0 if _integers(a, b) else 1]
+
+    def impl(a, b):
+        if b == 0:
+            raise ZeroDivisionError(message)
+        return a // b
+
+    return impl
+
+
+@overload(py_mod, jit_options={"nogil": True}, inline="always")
+def _py_mod(a, b):
+    message = _DIVISIONS["mod"][0 if _integers(a, b) else 1]
+
+    def impl(a, b):
+        if b == 0:
+            raise ZeroDivisionError(message)
+        return a % b
+
+    return impl
+
+
+@overload(py_truediv, jit_options={"nogil": True}, inline="always")
+def _py_truediv(a, b):
+    message = _DIVISIONS["truediv"][0 if _integers(a, b) else 1]
+
+    def impl(a, b):
+        if b == 0:
+            raise ZeroDivisionError(message)
+        return a / b
+
+    return impl

@@ -1,0 +1,75 @@
+"""Python's scalars where Numba gives NumPy's, and Python's types as dtypes where Numba refuses them.
+
+    x[:1].item() * 10      →  np.int64(x[:1].item()) * 10  # Numba: the array's uint8 (88 * 10 wrapped to 112)
+    abs(flag)              →  abs(np.int64(flag))          # Numba: int8; Python: an int
+    np.zeros(n, dtype=int) →  np.zeros(n, dtype=np.int64)  # Numba: "No implementation of function zeros"
+
+(Numba's own `int(x)` keeps a uint8 x a uint8: the conversions name their dtype.)
+
+analysis/numpy_rules.py types `.item()` as Python's scalar (an int for every integer dtype but uint64, whose
+values beyond int64 a Python int would hold: kept as NumPy's); analysis/numpy_rules.py reads `int`, `float`,
+`bool`, `complex` as int64, float64, bool, complex128 where NumPy takes a dtype. Runs on every target.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import libcst as cst
+
+from ..analysis.type_rules import Types
+from ..analysis.types import Array, Scalar
+
+_DTYPES = {"int": "int64", "float": "float64", "bool": "bool_", "complex": "complex128"}
+_CONVERSION = {"i": "int64", "u": "int64", "f": "float64", "c": "complex128"}  # by NumPy's dtype kind
+
+
+class PythonScalars(cst.CSTTransformer):
+    def __init__(self, types: Types, numpy: Callable[[], str]):
+        super().__init__()
+        self.types, self.numpy = types, numpy
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        func = original.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "item" and not original.args:
+            owner = self.types.of(func.value)
+            if isinstance(owner, Array) and owner.dtype not in ("int64", "float64", "bool", "uint64", "complex128"):
+                kind = _kind(owner.dtype)
+                if kind in _CONVERSION:
+                    return self._convert(_CONVERSION[kind], updated)
+            return updated
+        if isinstance(func, cst.Name) and func.value == "abs" and len(original.args) == 1 \
+                and self.types.calls.effect(original).name == "abs" \
+                and self.types.of(original.args[0].value) == Scalar("bool", True):
+            return updated.with_changes(args=[cst.Arg(self._convert("int64", updated.args[0].value))])
+        name = self.types.calls.effect(original).name
+        if not (name.startswith("numpy.") or name == ".astype"):
+            return updated
+        args = [a.with_changes(value=self._dtype(a.value)) if a.keyword is None or a.keyword.value == "dtype" else a
+                for a in updated.args]
+        return updated.with_changes(args=args)
+
+    def _convert(self, dtype: str, value: cst.BaseExpression) -> cst.Call:
+        return cst.Call(cst.Attribute(cst.Name(self.numpy()), cst.Name(dtype)), [cst.Arg(value)])
+
+    def _dtype(self, node: cst.BaseExpression) -> cst.BaseExpression:
+        if isinstance(node, cst.Name) and node.value in _DTYPES and self.types.calls.global_of(node.value) is None:
+            return cst.Attribute(cst.Name(self.numpy()), cst.Name(_DTYPES[node.value]))
+        return node
+
+
+def wanted(fn: cst.FunctionDef) -> bool:
+    """Whether `fn` may hold anything this pass rewrites (else it needs no typing)."""
+    found = False
+
+    class Find(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            nonlocal found
+            found = found or node.value in _DTYPES or node.value in ("abs", "item")
+
+    fn.body.visit(Find())
+    return found
+
+
+def _kind(dtype: str) -> str:
+    return "b" if dtype == "bool" else dtype[0] if dtype.startswith(("int", "uint", "float", "complex")) else ""
