@@ -56,6 +56,7 @@ class ArgGuard:
     fingerprint: bytes
     shape: tuple[int, ...] | None  # for arrays: the sizes seen when the variant was made
     kind: Type  # the type the compiler sees: a Python float is weak (NEP 50), an np.float64 is not
+    device: int | None = None  # for GPU arrays: the CUDA device ordinal, if the array says (device_ordinal)
 
 
 def on_device(value: object) -> bool:
@@ -65,9 +66,30 @@ def on_device(value: object) -> bool:
     return hasattr(value, "__cuda_array_interface__") and not isinstance(value, np.ndarray)
 
 
+def device_interface(value: Any) -> dict[str, Any]:
+    """A GPU array's `__cuda_array_interface__`, as the CUDA target reads it (runtime/cuda_arrays.interface:
+    its own, or DLPack's for a producer with no other); numba's own device arrays state theirs."""
+    from .cuda_arrays import interface  # imports numba.cuda: only for a GPU array
+
+    return interface(value) or value.__cuda_array_interface__
+
+
+def device_ordinal(value: Any) -> int | None:
+    """The CUDA device a GPU array lives on: DLPack's device id (torch, CuPy, JAX), else the device of a numba
+    device array's context; None where neither says (an object with only `__cuda_array_interface__`, whose
+    version 3 names no device: such an argument is not guarded by device)."""
+    found = getattr(value, "__dlpack_device__", None)
+    if found is not None:
+        return int(found()[1])
+    device = getattr(getattr(getattr(value, "gpu_data", None), "context", None), "device", None)
+    ordinal = getattr(device, "id", None)
+    return ordinal if isinstance(ordinal, int) else None
+
+
 def device_fingerprint(value: Any) -> bytes:
-    """What a variant assumes of a GPU array: dtype, rank, C-contiguity, its library (results go back in it)."""
-    iface = value.__cuda_array_interface__
+    """What a variant assumes of a GPU array: dtype, rank, C-contiguity, its library (results go back in it),
+    and the device it lives on (a kernel launched on one device cannot read another's memory)."""
+    iface = device_interface(value)
     shape, strides = tuple(iface["shape"]), iface.get("strides")
     if strides is not None:  # C-contiguous arrays may state their strides
         dtype, step, contiguous = np.dtype(iface["typestr"]), 0, True
@@ -76,16 +98,18 @@ def device_fingerprint(value: Any) -> bytes:
             contiguous = contiguous and (n <= 1 or st == step)
             step *= n
         strides = None if contiguous else strides
-    return repr(("cuda", iface["typestr"], len(shape), strides is None, type(value).__module__)).encode()
+    return repr(("cuda", iface["typestr"], len(shape), strides is None, type(value).__module__,
+                 device_ordinal(value))).encode()
 
 
 def _device_guard(name: str, value: Any) -> ArgGuard:
     fingerprint = device_fingerprint(value)
-    iface = value.__cuda_array_interface__
+    iface = device_interface(value)
     dtype = numba.from_dtype(np.dtype(iface["typestr"]))
     layout = "C" if b"True" in fingerprint else "A"
     numba_type = numba.types.Array(dtype, len(iface["shape"]), layout)  # type: ignore[call-overload]
-    return ArgGuard(name, numba_type, fingerprint, tuple(iface["shape"]), of_argument(value, numba_type))
+    return ArgGuard(name, numba_type, fingerprint, tuple(iface["shape"]), of_argument(value, numba_type),
+                    device_ordinal(value))
 
 
 def half_fingerprint(value: Any) -> bytes:
@@ -165,7 +189,7 @@ class Guard:
     def items(self) -> list[str]:
         """The guard in words, for `cuvil.explain`."""
         lines = [f"{a.name}: {a.kind} as uint16 bits" if is_half(a) else
-                 f"{a.name}: {a.numba_type}" + (" on the GPU" if is_device(a) else "") for a in self.args]
+                 f"{a.name}: {a.numba_type}" + (_on_gpu(a) if is_device(a) else "") for a in self.args]
         lines += [f"target: {self.target}"] if self.target != "cpu" else []
         lines += [f"{self.args[i].name}.shape[{k}] == {v}" for (i, k), v in sorted(self.static.items())]
         lines += [f"{lo} <= {self.args[i].name}.shape[{k}] <= {hi} (declared)"
@@ -196,6 +220,10 @@ class Guard:
         return None
 
 
+def _on_gpu(spec: ArgGuard) -> str:
+    return " on the GPU" if spec.device is None else f" on CUDA device {spec.device}"
+
+
 def is_device(spec: ArgGuard) -> bool:
     return spec.fingerprint.startswith(b"('cuda'")
 
@@ -214,7 +242,12 @@ def _type_failure(spec: ArgGuard, value: object) -> str | None:
         if not on_device(value):
             return f"{spec.name}: {type(value).__name__} is not a GPU array"
         now = device_fingerprint(value)
-        return None if now == spec.fingerprint else f"{spec.name}: {now.decode()} != {spec.fingerprint.decode()}"
+        if now == spec.fingerprint:
+            return None
+        ordinal = device_ordinal(value)
+        if ordinal != spec.device:
+            return f"{spec.name}: on CUDA device {ordinal}, not device {spec.device}"
+        return f"{spec.name}: {now.decode()} != {spec.fingerprint.decode()}"
     try:
         if compute_fingerprint(value) == spec.fingerprint:  # type: ignore[arg-type]
             return _exact_failure(spec.numba_type, value, spec.name, spec.kind)
