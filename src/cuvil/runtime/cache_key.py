@@ -68,10 +68,7 @@ def key(fn: types.FunctionType, options: Options, shapes: Any = ()) -> str:
     """
     reads = list(walk(fn, compiled_in))
     parts = {
-        "format": FORMAT,
-        "cuvil": [__version__, _compiler_fingerprint()],
-        "python": list(sys.version_info[:2]),
-        **_versions(),
+        **environment(),
         **(_cuda_versions() if options.target == "cuda" else {}),
         "options": options.key(),
         "shapes": shapes,
@@ -95,6 +92,16 @@ def origin(fn: types.FunctionType) -> str:
     if cached is not None and len(cached) == 4 and cached[1] is None:
         return "text:" + hashlib.sha256("".join(cached[2]).encode()).hexdigest()
     return filename
+
+
+def environment() -> dict[str, Any]:
+    """The parts of every key that do not depend on the function: the entry format, Cuvil's version and a
+    fingerprint of its files (a changed code generator never reuses old output), Python's version (major,
+    minor) and those of numba, llvmlite, numpy, libcst and numba-cuda (None where not installed). Other keys of
+    generated code (cuvil/dynamo's partitions) start from it. Left out: the CUDA toolkit (CUDA variants only,
+    `key` adds it), the CPU model (Numba keys its machine code by it)."""
+    return {"format": FORMAT, "cuvil": [__version__, _compiler_fingerprint()],
+            "python": list(sys.version_info[:2]), **_versions()}
 
 
 @functools.cache
