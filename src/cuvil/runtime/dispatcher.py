@@ -184,14 +184,16 @@ class Dispatcher(functools.partial):
                     RecompileWarning,
                     stacklevel=4,
                 )
+            shapes = tuple(
+                None if a.shape is None else tuple(static.get((i, k)) for k in range(len(a.shape)))
+                for i, a in enumerate(arg_guards)
+            )
             # The compiler types the code from these (a Python float is weak, NEP 50): part of the key.
             typed = tuple(a.kind for a in arg_guards)
             seconds = dict.fromkeys(events.STAGES, 0.0)
-            static, fetched = self._used_dims(arg_guards, static, typed, target, seconds)
-            shapes = _shapes(arg_guards, static)
             numba_types = tuple(a.numba_type for a in arg_guards)
             try:
-                built = self._build(shapes, typed, numba_types, False, seconds, target, fetched)
+                built = self._build(shapes, typed, numba_types, False, seconds, target)
             except CuvilError:
                 raise
             except Exception as exc:  # a NumbaError, or Numba's own AttributeError/AssertionError/…
@@ -223,54 +225,22 @@ class Dispatcher(functools.partial):
             events.record(self.py_func, event, guard.items())
             return variant
 
-    def _used_dims(self, arg_guards: tuple[guards.ArgGuard, ...], static: dict[tuple[int, int], int],
-                   typed: tuple[Any, ...], target: str, seconds: dict[str, float],
-                   ) -> tuple[dict[tuple[int, int], int], tuple[str, Compiled] | None]:
-        """The static dims the variant's code depends on, and the module already fetched for them.
-
-        The policy makes small dims static before anything is compiled; a guard on a dim the generated code
-        never reads only costs every call a `len()` and recompiles on sizes that change nothing. The compiler
-        reads static sizes in many places (shape checks, in-place updates, lowering, StaticDims), so the test
-        is the text: the module generated with the policy's dims dynamic is the same text, so the same code
-        for every size (its run-time checks included). Declared sizes (cuvil/dims.py) stay guarded: the user
-        asked for them. Costs a second generation on a cold miss (bench/call_overhead.md)."""
-        kept = {d: size for d, size in static.items() if self._policy.declared.get(d) == size}
-        if len(kept) == len(static):
-            return static, None
-        options = dataclasses.replace(self.options, target=target)
-        try:
-            found = self._module(_shapes(arg_guards, static), typed, False, options, seconds)
-            fewer = self._module(_shapes(arg_guards, kept), typed, False, options, seconds)
-        except Exception:  # a shape error, a Numba refusal: `_build` raises or handles it as always
-            return static, None
-        return (kept, fewer) if fewer[1].source == found[1].source else (static, found)
-
-    def _module(self, shapes: Any, typed: Any, as_written: bool, options: Options,
-                seconds: dict[str, float]) -> tuple[str, Compiled]:
-        """The generated module for a specialization, and the cache it came from ("memory", "disk", "miss")."""
-        key = cache_key.key(self.py_func, options, (shapes, [str(t) for t in typed], as_written))
-        compiled = _memory.get(key)
-        if compiled is not None:
-            return "memory", compiled
-        where, stage_seconds, compiled = self._load_or_generate(key, (shapes, typed, as_written), options)
-        for stage, spent in stage_seconds.items():
-            seconds[stage] = seconds.get(stage, 0.0) + spent
-        return where, compiled
-
     def _build(self, shapes: Any, typed: Any, numba_types: tuple[Any, ...], as_written: bool,
-               seconds: dict[str, float], target: str = "cpu", fetched: tuple[str, Compiled] | None = None,
-               ) -> Built:
-        """Numba's entry point for a variant, and where the module came from (`fetched`: the module, already
-        found by `_used_dims`). With `as_written`, the module keeps the NumPy code as written (no array
-        lowering, no conversions). For target="cuda" the module's entry is a launcher (codegen/launch.py),
-        called through cuda_call.py."""
+               seconds: dict[str, float], target: str = "cpu") -> Built:
+        """Numba's entry point for a variant, and where the module came from. With `as_written`, the module
+        keeps the NumPy code as written (no array lowering, no conversions). For target="cuda" the module's
+        entry is a launcher (codegen/launch.py), called through cuda_call.py."""
         options = dataclasses.replace(self.options, target=target)
         if target == "cuda":
             from . import cuda_runtime
 
             cuda_runtime.require()  # no device and no simulator: a CuvilError at the first call
-        where, compiled = fetched if fetched and not as_written else \
-            self._module(shapes, typed, as_written, options, seconds)
+        key = cache_key.key(self.py_func, options, (shapes, [str(t) for t in typed], as_written))
+        where = "memory"
+        compiled = _memory.get(key)
+        if compiled is None:
+            where, stage_seconds, compiled = self._load_or_generate(key, (shapes, typed, as_written), options)
+            seconds.update(stage_seconds)
         numba_dispatcher, meta, source = compiled.function, compiled.meta, compiled.source
         halves = numba_dispatcher.__globals__.get("CUVIL_HALVES", "") if target == "cuda" else \
             numba_dispatcher.py_func.__globals__.get("CUVIL_HALVES", "")
@@ -359,12 +329,6 @@ class Built:
     where: str  # the cache it came from: "memory", "disk" or "miss"
     dispatcher: Any = None  # Numba's dispatcher, for the call entry to dispatch through (CPU, no half results)
     convert: Any = None  # what `impl` does to a result after Numba's entry point, if anything
-
-
-def _shapes(arg_guards: tuple[guards.ArgGuard, ...], static: dict[tuple[int, int], int]) -> tuple[Any, ...]:
-    """Per argument its shape for the compiler: each dim its static size or None (dynamic); None if no array."""
-    return tuple(None if a.shape is None else tuple(static.get((i, k)) for k in range(len(a.shape)))
-                 for i, a in enumerate(arg_guards))
 
 
 def _unbound(*args: Any, **kwargs: Any) -> Any:
