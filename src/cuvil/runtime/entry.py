@@ -24,11 +24,11 @@ over the caller's own arguments and keyword names (`vectorcall`):
 What each variant checks in Python is what Numba's dispatch cannot see (runtime/guards.py says why): an
 array's class (a subclass types like an ndarray in Numba) and its dtype (Numba may type a byte-swapped array
 as a native one, see `_numba_tests`), a number's class (a Python float is weak, an np.float64 is not: NEP 50),
-tuple items' classes, the static dims the generated code reads (Dispatcher._used_dims) and the values read
-from outside. Numba's own C dispatcher then checks dtype, rank, layout, byte order and writability against the
-one signature the variant compiled (runtime/exact.py: a mismatch returns MISS, it never compiles). A variant whose
-arguments are all numbers is decided by the class checks alone and calls its entry point directly (no
-dispatch); the other kinds (CUDA, half-precision results, GPU arrays) keep the full guard of guards.py.
+tuple items' classes, static dims and the values read from outside. Numba's own C dispatcher then checks
+dtype, rank, layout, byte order and writability against the one signature the variant compiled
+(runtime/exact.py: a mismatch returns MISS, it never compiles). A variant whose arguments are all numbers is
+decided by the class checks alone and calls its entry point directly (no dispatch); the other kinds (CUDA,
+half-precision results, GPU arrays) keep the full guard of guards.py.
 Variants made for half-precision arguments are left to the slow path: their arguments are converted first.
 
 Measured (bench/call_overhead.md; instructions counted by callgrind, the same in a loaded run): the partial's
