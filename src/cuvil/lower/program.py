@@ -115,7 +115,8 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
         for name, types in typed.items() if not as_written else ():
             functions[name] = functions[name].visit(Casts(types, numpy, intrinsic))  # type: ignore[assignment]
     globals = program.globals()
-    if any(wanted(fn) for fn in functions.values()):  # .item(), abs(), np.zeros(n, int)
+    if not halves and any(wanted(fn) for fn in functions.values()):  # .item(), abs(), np.zeros(n, int); a half
+        # program is typed with PrecisionWarnings, given once (and its .item() is refused)
         with stage("analyze"):
             typed = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, True)
         with stage("codegen"):
@@ -144,8 +145,10 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
                 kind = "bounds" if isinstance(variants[0], BoundsChecks) else "int"
                 counts.setdefault(name, {}).update({f"{kind} {k}": v for k, v in variants[0].counts.items()})
         globals = program.globals()
-    if options.target == "cpu" and any(_has(fn, cst.FloorDivide, cst.Modulo, cst.Divide, cst.FloorDivideAssign,
-                                            cst.ModuloAssign, cst.DivideAssign) for fn in functions.values()):
+    divisions = (cst.FloorDivide, cst.Modulo, cst.Divide, cst.FloorDivideAssign, cst.ModuloAssign, cst.DivideAssign)
+    # serial CPU code only: a parallel loop tests a division's divisor before the loop (cfg/raising.py)
+    if options.target == "cpu" and not options.parallel and not halves \
+            and any(_has(fn, *divisions) for fn in functions.values()):
         with stage("analyze"):
             typed = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, True)
         with stage("codegen"):
