@@ -202,9 +202,12 @@ class BoundsChecks(cst.CSTTransformer):
         if loop is None or loop.stop is None or index.value in loop.assigned:
             return False
         start_ok = isinstance(loop.start, cst.Integer) and int(loop.start.value) >= 0
-        own = _same(loop.stop, _dim(array, axis)) or (axis == 0 and _same(loop.stop, cst.Call(
-            cst.Name("len"), [cst.Arg(array)])))
+        own = any(_same(stop, _dim(array, axis)) or (axis == 0 and _same(stop, cst.Call(
+            cst.Name("len"), [cst.Arg(array)]))) for stop in _bounds(loop.stop, self._builtin_min))
         return start_ok and own and not (_names(array) & loop.assigned)
+
+    def _builtin_min(self, call: cst.Call) -> bool:
+        return self.types.calls.effect(call).name == "min"
 
     def _hoisted(self, array: cst.BaseExpression, axis: int, index: cst.BaseExpression) -> bool:
         """Checked once before the innermost loop around the statement, when that is sound: an index that
@@ -258,3 +261,13 @@ def _paren(node: cst.BaseExpression) -> cst.BaseExpression:
     if isinstance(node, cst.Name | cst.Integer | cst.Subscript | cst.Call | cst.Attribute):
         return node
     return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+def _bounds(stop: cst.BaseExpression, builtin_min: Callable[[cst.Call], bool]) -> list[cst.BaseExpression]:
+    """What a loop's stop is at most: itself, and each argument of the builtin `min(...)` (zip's loops stop at
+    `min(len(a), len(b))`, below each array's length)."""
+    if isinstance(stop, cst.Call) and isinstance(stop.func, cst.Name) and stop.func.value == "min" \
+            and len(stop.args) >= 2 and not any(a.keyword or a.star for a in stop.args) and builtin_min(stop):
+        return [stop, *(b for a in stop.args for b in _bounds(a.value, builtin_min))]
+    return [stop]
+
