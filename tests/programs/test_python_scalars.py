@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 import cuvil
 
-NARROW = ["uint8", "int8", "int16", "uint16", "int32", "uint32", "float32", "bool", "complex64"]  # float16: refused (half arrays)
+# float16 is left out: .item() of a half array is refused at the line (half arrays are held as their bits)
+NARROW = ["uint8", "int8", "int16", "uint16", "int32", "uint32", "float32", "bool", "complex64"]
 
 
 def item_times_ten(x):
