@@ -121,18 +121,20 @@ def compile_partition(gm: torch.fx.GraphModule) -> Found:
         return Found(found, "process", 0.0, 0.0)
     if key in _REFUSED:
         raise L.NotFusable(_REFUSED[key])
-    entry = modules.read_entry(key)
-    where, started = "disk", time.perf_counter()
-    if entry is None:
-        where, entry = "built", _build(gm, key)
-        modules.write_entry(key, entry)
-    plan_seconds = time.perf_counter() - started if where == "built" else 0.0
-    if isinstance(entry, str):
-        _REFUSED[key] = entry
-        raise L.NotFusable(entry)
-    found = _COMPILED[key] = Compiled(*entry)
+    with prelude.foreground():  # the vector math compiled ahead waits until this kernel is compiled
+        entry = modules.read_entry(key)
+        where, started = "disk", time.perf_counter()
+        if entry is None:
+            where, entry = "built", _build(gm, key)
+            modules.write_entry(key, entry)
+        plan_seconds = time.perf_counter() - started if where == "built" else 0.0
+        if isinstance(entry, str):
+            _REFUSED[key] = entry
+            raise L.NotFusable(entry)
+        found = _COMPILED[key] = Compiled(*entry)
     COUNTS["kernels"] += 1
-    prelude.start()  # the vector math a later graph's kernels may call, compiled while the model runs
+    spec = found.spec  # the vector math a later graph's kernels may call, compiled while the model runs
+    prelude.start(prelude.families([d for _, d in spec.inputs] + [d for _, d, _ in spec.outputs]))
     return Found(found, where, plan_seconds, found.seconds)
 
 

@@ -37,8 +37,8 @@ from cuvil.runtime.vmath import (erf_f32, erf_f64, exp_f32, exp_f64, log_f32, lo
                                  sigmoid_f32, sigmoid_f64, tanh_f32, tanh_f64)
 
 
-@numba.njit(nogil=True, error_model="numpy", fastmath={{"reassoc"}}, no_cfunc_wrapper=True, cache=True)
 """
+_DECORATOR = '@numba.njit(nogil=True, error_model="numpy", fastmath={"reassoc"}, no_cfunc_wrapper=True, cache=True)\n'
 
 
 def source(kernel: Any) -> str:
@@ -52,9 +52,9 @@ def source(kernel: Any) -> str:
     return module_text(f"an FX partition of {ops}", cst.Module(body=[function]).code)
 
 
-def module_text(what: str, function: str) -> str:
-    """A module of one function under the kernels' decorator (prelude.py compiles with exactly these flags)."""
-    return _HEADER.format(ops=what) + function
+def module_text(what: str, *functions: str) -> str:
+    """A module of functions, each under the kernels' decorator (prelude.py compiles with exactly these flags)."""
+    return _HEADER.format(ops=what) + "\n\n".join(_DECORATOR + f for f in functions)
 
 
 def _folder() -> Path:
