@@ -9,7 +9,8 @@ the kernel's inputs and writes its output with one multiply per element — as f
 bytes.
 
 Each figure is the median of REPEATS timed calls after a checked warm-up call (against NumPy's result) and
-WARM_S seconds of untimed calls; compile times are first call minus a steady call, from empty caches (Cuvil's in a fresh directory).
+WARM_S seconds of untimed calls; compile times are first call minus a steady call, from empty caches
+(Cuvil's in a fresh directory).
 Ratios: peer time / Cuvil time (≥ 1: Cuvil as fast or faster); "× floor": time / memory-floor time.
 
 Run: `python bench/lowering.py [--repeat N] [--no-torch-compile]`. Writes bench/lowering.md and .json.
