@@ -22,7 +22,8 @@ _FRONT = ("tests/normalize", "tests/cfg", _GOLDEN, "tests/frontend", "tests/fuzz
 TARGETS: dict[str, tuple[str, ...]] = {
     "cfg/dependence.py": _PARALLEL,
     "runtime/guards.py": _GUARDS,
-    "runtime/policy.py": ("tests/runtime/test_policy.py", "tests/runtime/test_guards.py", "-k", "not sweep"),
+    "runtime/policy.py": ("tests/runtime/test_policy.py", "tests/runtime/test_dims.py", "tests/runtime/test_guards.py",
+                          "-k", "not sweep"),
     "runtime/cache_key.py": _NO_CHILD + ("tests/runtime/test_cache_key.py", "tests/runtime/test_cache.py",
                              "tests/runtime/test_value_guards.py", "tests/runtime/test_default_guards.py",
                              "tests/frontend/test_subset.py"),
@@ -32,8 +33,10 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "analysis/shape_rules.py": _SHAPES,
     "normalize/*.py": _FRONT,
     "cfg/*.py": _PARALLEL + ("tests/programs/test_math_errors.py",),
+    # the type rules are best covered by the compiles of reductions, ufuncs and the precision kernels
     "analysis/*.py": _SHAPES + ("tests/lower/test_numpy_scalars.py", "tests/lower/test_scalars.py",
-                                "tests/precision/test_diagnostics.py"),
+                                "tests/lower/test_reductions.py", "tests/lower/test_ufuncs.py",
+                                "tests/precision/test_kernels.py", "tests/precision/test_diagnostics.py"),
     "lower/plan.py": ("tests/lower/test_fusion.py", "tests/lower/test_arrays.py", _GOLDEN),
     "lower/checks.py": ("tests/programs/test_bounds.py", "tests/lower/test_check_counts.py",
                         "tests/lower/test_views.py", _GOLDEN),
