@@ -11,7 +11,7 @@ the entry's launcher (plain Python, the function the dispatcher calls), readable
             out[i] = a * x[i] + y[i]  # L14
 
     def saxpy(a, x, y, out):  # L12
-        saxpy_k0[_rt.grid(len(x))](out, a, x, y)  # L13
+        _rt.launch(saxpy_k0, _rt.grid(len(x)))(out, a, x, y)  # L13
         return out  # L15
 
 The CPU helpers the lowering calls (runtime/elementwise.py, vmath.py, intrinsics.py, and Python's int and

@@ -2,7 +2,8 @@
 regions in order on device arrays, and the module that holds it with its kernels (codegen/cuda.py).
 
     Alloc        → `name = _rt.empty(shape, dtype)` / `_rt.full(…)`: a device array, sized on the host
-    ParallelNest → a grid-stride kernel, launched `k[_rt.grid(n)](…)`; its serial twin (arguments that
+    ParallelNest → a grid-stride kernel, launched `_rt.launch(k, _rt.grid(n))(…)` (`k[config]`, or
+                   cuvil.profile's timed launch while it times this call); its serial twin (arguments that
                    overlap) is the same kernel on one thread; reductions come back through one-element cells
     Serial       → on the host when it touches no array element (scalars, shapes, checks that raise);
                    else a single-thread kernel (a PerformanceWarning names the lines) whose scalars come back
@@ -167,7 +168,7 @@ class _Host:
             out.append(_stmt(f"{ident} = _rt.identity({op!r}, {dtype!r})", line))
             out.append(_stmt(f"{cell} = _rt.cell({ident})", line))
         config = f"_rt.grid({_code(count)}{', ' + serial if serial else ''})"
-        out.append(_stmt(f"{name}[{config}]({', '.join(kernel.params)})", line))
+        out.append(_stmt(f"_rt.launch({name}, {config})({', '.join(kernel.params)})", line))
         for (var, op, _), cell in zip(nest.reductions, cells):
             out.append(_stmt(f"{var} = _rt.combine({op!r}, {var}, _rt.read({cell}))", line))
         out += self.raise_recorded(own_errs, raises)
@@ -267,7 +268,7 @@ class _Host:
                           + (" (a reduction without a device atomic)" if forced else ""))
         out: Stmts = [_stmt(f"{errs} = _error_slots()", line)]
         out += [_stmt(f"{c} = _rt.empty_cell({dtypes[n]!r})", line) for c, n in zip(cells, live_out)]
-        out.append(_stmt(f"{name}[1, 1]({', '.join(kernel.params)})", line))
+        out.append(_stmt(f"_rt.launch({name}, (1, 1))({', '.join(kernel.params)})", line))
         out += self.raise_recorded(errs, failures)
         out += [_stmt(f"{n} = _rt.read({c})", line) for c, n in zip(cells, live_out)]
         return out

@@ -1,12 +1,13 @@
 """`cuvil.profile` of a CUDA variant: each kernel timed by CUDA events, set against its Plan region's cost and
 the device's measured roofs (inspect/peaks.device_peaks).
 
-A CUDA variant's launcher is plain Python that launches its kernels by their names in the generated module
-(codegen/launch.py), and the module says which Plan region each kernel prints (`CUVIL_KERNELS`,
-codegen/cuda_module.py). So for the timed calls each kernel's name is bound to a stand-in that records an
-event before and after the launch, and the figures are read after the call: the kernels themselves, their
-launch configurations and the data are the ones a plain call runs. The names are restored afterwards; a call
-of the same function on another thread meanwhile is timed too (and lands in no profile).
+A CUDA variant's launcher is plain Python whose every launch goes through `_rt.launch(kernel, config)`
+(codegen/launch.py, runtime/cuda_runtime.launch), and the module says which Plan region each kernel prints
+(`CUVIL_KERNELS`, codegen/cuda_module.py). So the timed calls run under a launch hook that records an event
+before and after each launch of this variant's kernels, and the figures are read after the call: the kernels
+themselves, their launch configurations and the data are the ones a plain call runs. The hook is a context
+variable of the profiling call: a call of the same function on another thread meanwhile is neither timed nor
+changed (the module's names were once swapped for timed stand-ins, which timed the other thread's launches).
 
 A kernel launched several times in one call (inside a host loop) gets the sum of its launches, as its region's
 cost counts every trip. Kernels of Cuvil's runtime (filling an allocation, copying a strided view) and the
@@ -104,12 +105,10 @@ def profile_cuda(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any], repeat:
     table: dict[str, tuple[str, str, int, int]] = names.get("CUVIL_KERNELS", {})
     simulated = cuda_runtime.simulator() or cuda_runtime._is_sim()
     sink: list[tuple[str, Callable[[], float]]] = []
-    originals = {name: names[name] for name in table}
+    timed = _Timer({id(names[name]): name for name in table}, sink, simulated)
     runs: list[float] = []
     per_call: list[dict[str, tuple[int, float]]] = []
-    try:
-        for name, kernel in originals.items():
-            names[name] = _Timed(kernel, name, sink, simulated)
+    with cuda_runtime.launch_hook(timed):
         for _ in range(repeat):
             sink.clear()
             start = time.perf_counter()
@@ -121,8 +120,6 @@ def profile_cuda(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any], repeat:
                 count, total = found.get(name, (0, 0.0))
                 found[name] = (count + 1, total + read())
             per_call.append(found)
-    finally:
-        names.update(originals)
     costs = {r.id: r for r in regions}
     kernels = []
     for name in dict.fromkeys(n for found in per_call for n in found):  # in order of first launch
@@ -138,34 +135,35 @@ def profile_cuda(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any], repeat:
                        "the CUDA simulator" if simulated else _device_name())
 
 
-class _Timed:
-    """A kernel as the launcher uses it (`kernel[config](*args)`), each launch between two CUDA events."""
+class _Timer:
+    """The launch hook of one profile: a launch of one of the variant's kernels (known by identity) between two
+    CUDA events, its reading in `sink`; any other kernel launched plainly."""
 
-    def __init__(self, kernel: Any, name: str, sink: list[tuple[str, Callable[[], float]]], simulated: bool):
-        self.kernel, self.name, self.sink, self.simulated = kernel, name, sink, simulated
+    def __init__(self, kernels: dict[int, str], sink: list[tuple[str, Callable[[], float]]], simulated: bool):
+        self.kernels, self.sink, self.simulated = kernels, sink, simulated
 
-    def __getitem__(self, config: Any) -> Callable[..., None]:
+    def __call__(self, kernel: Any, config: Any) -> Callable[..., None]:
         from numba import cuda
 
-        launch = self.kernel[config]
+        launch = kernel[config]
+        name = self.kernels.get(id(kernel))
+        if name is None:
+            return launch
 
         def run(*args: Any) -> None:
             if self.simulated:  # launches are synchronous: the host clock times the kernel
                 start = time.perf_counter()
                 launch(*args)
                 seconds = time.perf_counter() - start
-                self.sink.append((self.name, lambda: seconds))
+                self.sink.append((name, lambda: seconds))
                 return
             begin, end = cuda.event(), cuda.event()  # timing on by default
             begin.record()
             launch(*args)
             end.record()
-            self.sink.append((self.name, lambda: _elapsed(begin, end)))  # read after the call synchronized
+            self.sink.append((name, lambda: _elapsed(begin, end)))  # read after the call synchronized
 
         return run
-
-    def __getattr__(self, attr: str) -> Any:
-        return getattr(self.kernel, attr)
 
 
 def _elapsed(begin: Any, end: Any) -> float:

@@ -11,9 +11,12 @@ Importing this module imports numba.cuda; the simulator (`NUMBA_ENABLE_CUDASIM=1
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import os
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
@@ -101,6 +104,29 @@ def grid(n: int, serial: bool = False) -> tuple[int, int]:
     n = max(int(n), 1)
     threads = BLOCK if n >= BLOCK else max(32, 1 << (n - 1).bit_length())
     return min(math.ceil(n / threads), max_blocks()), threads
+
+
+# While cuvil.profile times a call: how that call launches a kernel (inspect/cuda_profile.py). A context
+# variable, so the hook is the profiling call's own: a call of the same function on another thread (or a
+# profile there) launches plainly, or through its own hook.
+_LAUNCH_HOOK: ContextVar[Callable[[Any, Any], Callable[..., None]] | None] = ContextVar("cuvil_cuda_launch_hook",
+                                                                                      default=None)
+
+
+def launch(kernel: Any, config: Any) -> Callable[..., None]:
+    """`kernel[config]`, what every launch of a generated launcher goes through (`_rt.launch(k, grid)(args)`)."""
+    hook = _LAUNCH_HOOK.get()
+    return kernel[config] if hook is None else hook(kernel, config)
+
+
+@contextlib.contextmanager
+def launch_hook(hook: Callable[[Any, Any], Callable[..., None]]) -> Iterator[None]:
+    """Launches of this thread (this context) go through `hook(kernel, config)` inside the block."""
+    token = _LAUNCH_HOOK.set(hook)
+    try:
+        yield
+    finally:
+        _LAUNCH_HOOK.reset(token)
 
 
 def cell(value: Any, dtype: Any = None) -> Any:
