@@ -59,11 +59,30 @@ class ArgGuard:
     device: int | None = None  # for GPU arrays: the CUDA device ordinal, if the array says (device_ordinal)
 
 
+_DLPACK_CUDA = (2, 3)  # DLPack's kDLCUDA and kDLCUDAHost: what the CUDA target takes (runtime/cuda_arrays.py)
+
+
 def on_device(value: object) -> bool:
-    """An array that lives on a GPU (a torch CUDA tensor, a CuPy or numba device array)."""
+    """An array that lives on a GPU, as the CUDA target takes them (runtime/cuda_arrays.device_array): one with
+    `__cuda_array_interface__` (a torch CUDA tensor, CuPy, a numba device array), a DLPack producer on a CUDA
+    device (JAX, ...), or the CUDA simulator's device array (a NumPy array inside, which answers DLPack for the
+    host). Read here without importing numba.cuda: `target="auto"` asks this of every argument of a slow call."""
     if isinstance(value, tuple):
         return any(on_device(v) for v in value)
-    return hasattr(value, "__cuda_array_interface__") and not isinstance(value, np.ndarray)
+    if isinstance(value, np.ndarray | int | float | complex) or value is None:
+        return False
+    if hasattr(value, "__cuda_array_interface__"):
+        return True
+    cls = type(value)
+    if cls.__name__ == "FakeCUDAArray" and cls.__module__.startswith("numba.cuda.simulator"):
+        return True
+    where = getattr(value, "__dlpack_device__", None)
+    if where is None or not hasattr(value, "__dlpack__"):
+        return False
+    try:
+        return int(where()[0]) in _DLPACK_CUDA
+    except Exception:  # a producer that cannot say where it lives is not a GPU array
+        return False
 
 
 def device_interface(value: Any) -> dict[str, Any]:
