@@ -13,7 +13,8 @@ _PARALLEL = ("tests/cfg", "tests/runtime/test_parallel_support.py", "tests/progr
 # and fails looking for mutmut's configuration, so the recording run, and mutmut with it, stops.
 _NO_CHILD = ("-k", "not next_process and not warm_start and not changed_source_is_a_miss")
 _GUARDS = _NO_CHILD + ("tests/runtime/test_argument_kinds.py", "tests/runtime/test_guards.py",
-                       "tests/runtime/test_value_guards.py", "tests/codegen/test_specialize.py")
+                       "tests/runtime/test_guard_entry.py", "tests/runtime/test_value_guards.py",
+                       "tests/runtime/test_dims.py", "tests/codegen/test_specialize.py")
 _SHAPES = ("tests/analysis", "tests/runtime/test_inplace.py", "tests/runtime/test_shape_paths.py", _GOLDEN)
 # (the corpus under parallel=True left out: at one mutant at a time it cost minutes per surviving mutant)
 _FRONT = ("tests/normalize", "tests/cfg", _GOLDEN, "tests/frontend", "tests/fuzz/test_normalize_fuzz.py")

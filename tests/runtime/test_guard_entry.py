@@ -1,0 +1,91 @@
+"""A Guard's generated `enter` (the slow path's check, runtime/guards.py) and its `failure` sentence, one kind
+of argument at a time: a guard that wrongly misses sends every call down the slow path (correct results, lost
+speed: no end-to-end test sees it), one that wrongly passes runs a variant on arguments it was not compiled
+for. Each kind is checked on the arguments it was made for (a hit), and on others (a miss, and its reason).
+Written against surviving mutants of runtime/guards.py (tests/MUTATION.md)."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from cuvil.analysis.types import of_argument
+from cuvil.runtime.adapters import Half
+from cuvil.runtime.guards import MISS, Guard, arg_guards, global_guards, scalar_class
+from tests.helpers import define
+
+
+def _guard(names, values, static=None, checks=(), **extra) -> Guard:
+    return Guard(arg_guards(names, values), static or {}, checks, **extra)
+
+
+def test_a_static_dim_past_the_first_is_read_from_its_own_axis():
+    guard = _guard(["x"], [np.zeros((3, 4))], {(0, 1): 4})
+    enter = guard.entry(lambda x: x.shape)
+    assert enter((np.zeros((3, 4)),)) == (3, 4)
+    assert enter((np.zeros((3, 5)),)) is MISS
+    assert guard.failure([np.zeros((3, 5))]) == "x.shape[1]: 5 != 4"
+    assert guard.failure([np.zeros((3, 4, 1))]) == "x.ndim: 3 != 2"
+
+
+def test_a_declared_range_passes_every_size_inside_it():
+    guard = _guard(["x"], [np.zeros(5)], ranges={(0, 0): (1, 8)})
+    enter = guard.entry(lambda x: len(x))
+    assert [enter((np.zeros(n),)) for n in (1, 5, 8)] == [1, 5, 8]
+    assert enter((np.zeros(9),)) is MISS and enter((np.zeros(0),)) is MISS
+    assert guard.failure([np.zeros(9)]) == "x.shape[0]: 9 outside the declared range 1..8"
+
+
+def test_a_half_array_passes_its_own_guard_and_enters_as_its_bits():
+    half = Half(np.arange(3, dtype=np.uint16), "float16", None)
+    guard = _guard(["h"], [half])
+    assert guard.failure([half]) is None
+    assert guard.entry(lambda bits: bits)((half,)) is half.bits
+    assert guard.items() == ["h: float16[1d] as uint16 bits"]
+    other = Half(np.arange(3, dtype=np.uint16), "bfloat16", None)
+    assert guard.entry(lambda bits: bits)((other,)) is MISS
+    assert guard.failure([other]) == "h: bfloat16[1d] != float16[1d]"
+    assert guard.failure([np.zeros(3, np.float32)]) == "h: array(float32, 1d, C) != float16[1d]"
+
+
+class _DeviceArray:
+    """An object that only states `__cuda_array_interface__` (no DLPack, no device): a GPU array as the guard
+    sees one, without a GPU."""
+
+    def __init__(self, n: int = 4, typestr: str = "<f4"):
+        self.__cuda_array_interface__ = {"shape": (n,), "typestr": typestr, "data": (0, False), "version": 3,
+                                         "strides": None}
+
+
+def test_a_gpu_array_passes_its_own_guard():
+    array = _DeviceArray()
+    guard = _guard(["d"], [array])
+    assert guard.failure([array]) is None
+    enter = guard.entry(lambda d: "ran")
+    assert enter((_DeviceArray(),)) == "ran"
+    assert enter((_DeviceArray(typestr="<f8"),)) is MISS
+    assert guard.failure([np.zeros(4, np.float32)]) == "d: ndarray is not a GPU array"
+
+
+def test_a_changed_global_misses_the_entry():
+    env = {"K": 2}
+    fn = define("""
+    def add_k(x):
+        return x + K
+    """, env=env)
+    guard = _guard(["x"], [1.0], checks=global_guards(fn))
+    enter = guard.entry(fn)
+    assert enter((1.0,)) == 3.0
+    fn.__globals__["K"] = 3
+    assert enter((1.0,)) is MISS
+    assert guard.failure([1.0]) == "global K: 3 != 2"
+
+
+def test_only_numbers_get_a_class_test_in_place_of_the_fingerprint():
+    """A bool (Python's or NumPy's) is not a number type to Numba: its guard keeps the fingerprint."""
+    for value in (True, np.True_):
+        numba_type = numba.typeof(value)
+        assert scalar_class(numba_type, of_argument(value, numba_type)) is None
+    for value, cls in ((1.5, float), (np.float64(1.5), np.float64), (3, int), (np.int32(3), np.int32)):
+        numba_type = numba.typeof(value)
+        assert scalar_class(numba_type, of_argument(value, numba_type)) is cls
