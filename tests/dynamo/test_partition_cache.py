@@ -112,6 +112,23 @@ def test_the_key_tells_apart_dtype_layout_and_operation_not_names():
     assert _partition_keys(lambda x, b: F.gelu(x + b) * 3, x, b) != [same]
 
 
+def test_the_key_follows_the_shared_environment(monkeypatch):
+    """A change in anything cache_key.environment() names (a new numba, a changed code generator) is a new key,
+    so an old process's module is never reused; the key reads the shared function, not a copy of its own."""
+    from cuvil.runtime import cache_key
+
+    x, b = torch.randn(6, 40), torch.randn(40)
+    (before,) = _partition_keys(bias_gelu, x, b)
+    changed = {**cache_key.environment(), "numba": "0.0.1"}
+    monkeypatch.setattr(cache_key, "environment", lambda: changed)
+    partition_key._environment.cache_clear()
+    try:
+        (after,) = _partition_keys(bias_gelu, x, b)
+    finally:
+        partition_key._environment.cache_clear()
+    assert after != before
+
+
 def test_an_unreadable_entry_is_no_entry(tmp_path):
     x, b = torch.randn(6, 40), torch.randn(40)
     _compile_and_check(bias_gelu, x, b)

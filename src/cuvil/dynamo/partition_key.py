@@ -4,9 +4,10 @@ A graph Dynamo compiles again (a guard failed, a new process, `torch._dynamo.res
 same partitions; the key finds their compiled kernel (in this process) or their module and call record (on
 disk, spec.py) before any Plan is built. The parts, each named:
 
-- `format` (bump when the entry or the meaning of a part changes), `cuvil` (version and the fingerprint of
-  its files: runtime/cache_key.py's, so a changed code generator never reuses old modules), the versions of
-  numba, llvmlite, numpy, libcst (as runtime/cache_key.py reads them) and torch (the aten ops' meaning);
+- `format` (bump when the entry or the meaning of a part changes); `environment`: runtime/cache_key.py's
+  `environment()`, the parts every Cuvil key shares (its entry format, Cuvil's version and the fingerprint of
+  its files, so a changed code generator never reuses old modules, Python's version, those of numba, llvmlite,
+  numpy, libcst and numba-cuda; docs/cache-key.md); `torch`: its version (the aten ops' meaning);
 - `nodes`: every node of the partition in graph order: its kind, its target (an aten overload by name), its
   arguments (other nodes by position, numbers with their type, dtypes and strings as text) and its fake
   value's dtype, device and shape (symbolic sizes by their expression: what kernel.py compares them by).
@@ -28,7 +29,7 @@ from typing import Any
 import torch
 import torch.fx
 
-FORMAT = 1
+FORMAT = 2  # 2: cache_key.environment() (adds Python's version and numba-cuda's)
 
 
 def key(gm: torch.fx.GraphModule) -> str:
@@ -65,10 +66,9 @@ def _value(v: Any) -> Any:
 
 @functools.cache
 def _environment() -> Any:
-    from .. import __version__
-    from ..runtime.cache_key import _compiler_fingerprint, _versions
+    from ..runtime.cache_key import environment
 
-    return [__version__, _compiler_fingerprint(), _versions(), torch.__version__]
+    return {"environment": environment(), "torch": torch.__version__}
 
 
 def _digest(parts: Any) -> str:
