@@ -31,7 +31,9 @@ def compiled(fn):
 ACCEPTED = [c for c in CASES if c.fn.__name__ not in REFUSED]
 
 
-@pytest.mark.parametrize("case", [pytest.param(c, id=c.fn.__name__) for c in ACCEPTED])
+# A program the CPU target is known to get wrong (its Case's xfail) may be wrong here too: the same lowering.
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.fn.__name__, marks=[pytest.mark.xfail(reason=c.xfail)]
+                                               if c.xfail else []) for c in ACCEPTED])
 @settings(max_examples=3, deadline=None, database=None)
 @given(data=st.data())
 def test_program_matches_python_on_cuda(case, data):

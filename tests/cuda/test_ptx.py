@@ -1,5 +1,6 @@
-"""Every kernel target="cuda" generates for the corpus (tests/programs), the kernels of these tests and the
-accepted kernels of bench/kernels compiles to PTX for compute capability 9.0 with numba.cuda.compile_ptx.
+"""Every kernel target="cuda" generates for the corpus (tests/programs), the kernels of these tests, the
+kernels of bench/kernels and those of bench/gpu_bench.py compiles to PTX for compute capability 9.0 with
+numba.cuda.compile_ptx.
 
 The kernels run here on the simulator, which records each launch's argument types; a subprocess without the
 simulator (compile_ptx is not there under NUMBA_ENABLE_CUDASIM) imports the generated modules and compiles each
@@ -10,8 +11,9 @@ no GPU: the subprocess stands in a 9.0 device for that one lookup."""
 
 import importlib
 import json
-import os
+import pickle
 import pkgutil
+import re
 import subprocess
 import sys
 import textwrap
@@ -23,10 +25,10 @@ import pytest
 
 import cuvil
 from tests.cuda import test_kernels
+from tests.cuda.backing import GPU, no_simulator_env
 from tests.cuda.test_programs import ACCEPTED
 
-pytestmark = pytest.mark.skipif(os.environ.get("CUVIL_GPU") == "1", reason="a real GPU compiles every launch")
-ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.skipif(GPU, reason="a real GPU compiles every launch")
 
 
 def _sig(value):
@@ -50,17 +52,32 @@ def _sig(value):
     raise TypeError(type(value))
 
 
+class Launches(dict):
+    """(module path, kernel, signature) of each kernel launched, and per module the values Cuvil sets before
+    it runs (a captured array: `# NAME: …, set by Cuvil before this module runs`), for the subprocess."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.injected: dict[str, dict[str, object]] = {}
+
+
+INJECTED = re.compile(r"^# (\w+): .*, set by Cuvil before this module runs$", re.MULTILINE)
+
+
 @pytest.fixture
 def launches(monkeypatch):
     from numba.cuda.simulator import kernel
 
-    found = {}
+    found = Launches()
     original = kernel.FakeCUDAKernel.__call__
 
     def record(self, *args):
-        if not self._device and "_cuvil_" in self.fn.__code__.co_filename:
-            key = (self.fn.__code__.co_filename, self.fn.__name__, "(" + ", ".join(_sig(a) for a in args) + ",)")
-            found[key] = True
+        path = self.fn.__code__.co_filename
+        if not self._device and "_cuvil_" in path:
+            found[(path, self.fn.__name__, "(" + ", ".join(_sig(a) for a in args) + ",)")] = True
+            if path not in found.injected:
+                names = INJECTED.findall(Path(path).read_text())
+                found.injected[path] = {n: self.fn.__globals__[n] for n in names}
         return original(self, *args)
 
     monkeypatch.setattr(kernel.FakeCUDAKernel, "__call__", record)
@@ -94,25 +111,25 @@ def test_every_generated_kernel_compiles_to_ptx_for_cc90(launches):
 
     bf = torch.ones(40, dtype=torch.bfloat16)
     cuvil.jit(test_kernels.saxpy, target="cuda", precision="bf16")(1.5, bf, bf, torch.zeros_like(bf))
-    refused = []
-    for fn, make in _bench_kernels():
-        try:
-            cuvil.jit(fn, target="cuda")(*make(1e-5))
-        except cuvil.CuvilSyntaxError as exc:  # refused, with the reason: reported, not compiled
-            refused.append(f"{fn.__name__}: {exc.msg}")
+    from bench import gpu_bench  # bench/gpu_check.sh's GELU and softmax, as it launches them (float32)
+
+    for fn, shape in ((gpu_bench.gelu, (64,)), (gpu_bench.softmax, (4, 16))):
+        x = np.linspace(-3.0, 3.0, int(np.prod(shape)), dtype=np.float32).reshape(shape)
+        cuvil.jit(fn, target="cuda")(x, np.empty_like(x))
+    for fn, make in _bench_kernels():  # every bench kernel is accepted (none refused at its line)
+        cuvil.jit(fn, target="cuda")(*make(1e-5))
+    assert any(launches.injected.values())  # a kernel reading a captured array (smooth_with_array_constant)
     assert len(launches) >= 40
     failed = compile_ptx(launches)
-    # A module whose kernels read a captured array gets it from Cuvil before it runs (not in this subprocess).
-    failed = [f for f in failed if not f.startswith("smooth_with_array_constant_k0")]
     assert not failed, "\n".join(failed)
-    print("refused bench kernels:", refused)
 
 
 def compile_ptx(launches):
     """The kernels launched (a `launches` fixture's record) compiled for cc 9.0 without the simulator, in a
-    subprocess, each with numba-cuda's disk cache in its entry; the failures, one line each."""
+    subprocess, each with numba-cuda's disk cache in its entry and the values Cuvil sets in its module before
+    it runs; the failures, one line each."""
     script = textwrap.dedent("""
-        import importlib.util, json, os, sys
+        import importlib.util, json, os, pickle, sys
         import numba.cuda.dispatcher as d
         class Device:  # compute capability 9.0 for compile_device's lookup (numba-cuda 0.30.4)
             compute_capability = (9, 0)
@@ -120,10 +137,12 @@ def compile_ptx(launches):
         from numba import cuda
         failed = []
         modules = {}
-        for path, name, sig in json.load(sys.stdin):
+        launched, injected = pickle.load(sys.stdin.buffer)
+        for path, name, sig in launched:
             if path not in modules:
                 spec = importlib.util.spec_from_file_location(path.rsplit("/", 1)[1][:-3], path)
                 module = importlib.util.module_from_spec(spec)
+                module.__dict__.update(injected.get(path, {}))
                 sys.modules[spec.name] = module
                 spec.loader.exec_module(module)
                 modules[path] = module
@@ -139,12 +158,11 @@ def compile_ptx(launches):
                 failed.append(f"{name}{sig}: {type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:300]}")
         print(json.dumps(failed))
     """)
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), str(ROOT)])
-    done = subprocess.run([sys.executable, "-c", script], input=json.dumps(sorted(launches)), text=True,
-                          capture_output=True, env=env, timeout=900)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    env = no_simulator_env()
+    given = pickle.dumps((sorted(launches), getattr(launches, "injected", {})))
+    done = subprocess.run([sys.executable, "-c", script], input=given, capture_output=True, env=env, timeout=900)
+    assert done.returncode == 0, done.stderr.decode()[-3000:]
+    return json.loads(done.stdout.decode().strip().splitlines()[-1])
 
 
 def test_kernels_with_pythons_checks_compile_to_ptx_for_cc90(launches):
@@ -174,8 +192,7 @@ def test_device_probe_kernels_compile_to_ptx_for_cc90():
                               for line in ptx.splitlines() if line.strip()))
         print(counts)
     """)
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), str(ROOT)])
+    env = no_simulator_env()
     done = subprocess.run([sys.executable, "-c", script], text=True, capture_output=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     copy, fma32, fma64 = json.loads(done.stdout.strip().splitlines()[-1])
