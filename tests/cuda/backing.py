@@ -5,11 +5,21 @@ where a pointer into host memory would fault the kernel and every test after it.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 GPU = os.environ.get("CUVIL_GPU") == "1"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def no_simulator_env() -> dict[str, str]:
+    """A subprocess's environment where numba.cuda is the real one (compile_ptx, the no-device error): numba
+    reads NUMBA_ENABLE_CUDASIM once per process, and this one simulates. Cuvil from this checkout's src/."""
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), str(ROOT)])
+    return env
 
 
 class Interface:

@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-GPU = os.environ.get("CUVIL_GPU") == "1"
+from tests.cuda.backing import GPU
+
 if not GPU:
     if "numba.cuda" in sys.modules and not os.environ.get("NUMBA_ENABLE_CUDASIM"):
         raise RuntimeError("numba.cuda was imported before tests/cuda/conftest.py could turn the simulator on")

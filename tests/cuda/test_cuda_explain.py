@@ -4,22 +4,14 @@ numba-cuda after the first launch, runtime/cuda_runtime.kernel_sizes), placed af
 
 from __future__ import annotations
 
-import os
 import re
 
 import numpy as np
 
 import cuvil
+from tests.cuda.backing import GPU
 from tests.helpers import define
-
-GPU = os.environ.get("CUVIL_GPU") == "1"  # bench/gpu_check.sh: a real GPU, no simulator
-
-AXPY = """
-def axpy(a, x, y, out):
-    for i in range(x.shape[0]):
-        out[i] = a * x[i] + y[i]
-    return out
-"""
+from tests.inspect.test_profile import AXPY
 
 
 def test_explain_prints_the_kernel_ptx_after_the_loops():

@@ -8,7 +8,6 @@ Hand counts (float64, n elements): `out[i] = a * x[i] + y[i]` is 2 FLOPs and rea
 from __future__ import annotations
 
 import json
-import os
 
 import numpy as np
 import pytest
@@ -18,7 +17,9 @@ from cuvil.inspect import cuda_profile, device_probe
 from cuvil.inspect import peaks as peaks_module
 from cuvil.inspect.peaks import Peaks
 from cuvil.runtime import cuda_runtime
+from tests.cuda.backing import GPU
 from tests.helpers import define
+from tests.inspect.test_profile import FIXED
 
 AXPY_SUM = """
 def axpy_sum(a, x, y, out):
@@ -45,14 +46,11 @@ def scan(x):
     return x
 """
 
-GPU = os.environ.get("CUVIL_GPU") == "1"  # bench/gpu_check.sh: a real GPU, no simulator
-ROOFS = Peaks("simulator", 1, {"1": 100.0, "all": 100.0},
-              {"float32/1": 400.0, "float32/all": 400.0, "float64/1": 200.0, "float64/all": 200.0})
-
 
 @pytest.fixture
 def fixed_roofs(monkeypatch):
-    monkeypatch.setattr(cuda_profile, "device_peaks", lambda: ROOFS)
+    """tests/inspect's roofs; a CUDA profile reads their every-thread figures."""
+    monkeypatch.setattr(cuda_profile, "device_peaks", lambda: FIXED)
 
 
 def _profile(fn, *args, **kwargs):
@@ -75,12 +73,12 @@ def test_each_launched_kernel_has_its_region_lines_and_hand_counted_cost(fixed_r
     regions = {r.id: r for r in found.regions}  # the same figures as the cost model's regions
     assert all((regions[k.region].flops, regions[k.region].lines) == (k.flops, k.lines) for k in found.kernels)
     assert all(k.seconds > 0 for k in found.kernels) and len(found.runs) == 2
-    assert found.roof == (200.0, 100.0) and found.dtype == "float64"
-    assert first.bound(found.roof) == "memory" and first.fraction(found.roof) == pytest.approx(first.gbytes / 100)
+    assert found.roof == (50.0, 20.0) and found.dtype == "float64"
+    assert first.bound(found.roof) == "memory" and first.fraction(found.roof) == pytest.approx(first.gbytes / 20)
     text = str(found)
     assert text.startswith(f"profile of axpy_sum (variant #1) on {found.device}: ")
     assert found.device == (cuda_profile._device_name() if GPU else "the CUDA simulator")
-    assert "  roofs (float64): 200 GFLOP/s, 100 GB/s" in text
+    assert "  roofs (float64): 50 GFLOP/s, 20 GB/s" in text
     assert "  kernel axpy_sum_k0 (grid, r1 L2-L3): 1 launch(es), " in text
     assert "  kernel axpy_sum_k1 (grid, r3 L5-L6): 1 launch(es), " in text
 
@@ -118,7 +116,7 @@ def test_a_serial_loop_is_one_single_thread_kernel(fixed_roofs):
     found = _profile(fn, x)
     (kernel,) = found.kernels
     assert (kernel.kind, kernel.launches, kernel.lines) == ("serial", 1, (2, 3))
-    assert found.dtype == "float32" and found.roof == (400.0, 100.0)
+    assert found.dtype == "float32" and found.roof == (100.0, 20.0)
 
 
 def test_guard_hit_and_miss_profile_the_variant_that_runs(fixed_roofs):
@@ -135,7 +133,7 @@ def test_guard_hit_and_miss_profile_the_variant_that_runs(fixed_roofs):
 def test_device_roofs_are_measured_once_per_device_and_cached(tmp_path, monkeypatch):
     monkeypatch.setenv("CUVIL_CACHE_DIR", str(tmp_path))
     calls = []
-    stub = Peaks(device_probe.device_id(), 1, {"1": 3.0, "all": 3.0}, dict(ROOFS.gflops))
+    stub = Peaks(device_probe.device_id(), 1, {"1": 3.0, "all": 3.0}, dict(FIXED.gflops))
     monkeypatch.setattr(device_probe, "measure", lambda: calls.append(1) or stub)
     assert peaks_module.device_peaks() == stub and peaks_module.device_peaks() == stub and len(calls) == 1
     (path,) = tmp_path.glob("peaks-cuda-*.json")

@@ -2,12 +2,13 @@
 first call (not a Numba traceback); the generated source can still be read. Runs in a subprocess, because
 numba.cuda reads NUMBA_ENABLE_CUDASIM once per process and this one simulates."""
 
-import os
 import subprocess
 import sys
 import textwrap
 
 import pytest
+
+from tests.cuda.backing import GPU, no_simulator_env
 
 PROGRAM = textwrap.dedent("""
     import numpy as np, cuvil
@@ -26,9 +27,9 @@ PROGRAM = textwrap.dedent("""
 """)
 
 
-@pytest.mark.skipif(os.environ.get("CUVIL_GPU") == "1", reason="this machine has a GPU")
+@pytest.mark.skipif(GPU, reason="this machine has a GPU")
 def test_cuda_target_without_a_device_is_a_cuvil_error(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
+    env = no_simulator_env()
     env["CUVIL_CACHE_DIR"] = str(tmp_path)
     script = tmp_path / "no_device.py"  # a file: cuvil reads the function's source
     script.write_text(PROGRAM)

@@ -14,12 +14,13 @@ import numpy as np
 import cuvil
 from cuvil.inspect import cuda_profile
 from cuvil.runtime import cuda_runtime
-from tests.cuda.test_cuda_profile import AXPY_SUM, ROOFS
+from tests.cuda.test_cuda_profile import AXPY_SUM
 from tests.helpers import define
+from tests.inspect.test_profile import FIXED
 
 
 def test_a_call_on_another_thread_is_not_timed_into_the_profile(monkeypatch):
-    monkeypatch.setattr(cuda_profile, "device_peaks", lambda: ROOFS)
+    monkeypatch.setattr(cuda_profile, "device_peaks", lambda: FIXED)
     fn = cuvil.jit(define(AXPY_SUM), target="cuda")
     n = 32
     x, y = np.arange(n, dtype=np.float64), np.full(n, 2.0)
@@ -56,7 +57,7 @@ def test_a_call_on_another_thread_is_not_timed_into_the_profile(monkeypatch):
 
 def test_two_threads_profiling_at_once_each_count_their_own_launches(monkeypatch):
     """Both threads profile; one stops in its timed call while the other profiles whole."""
-    monkeypatch.setattr(cuda_profile, "device_peaks", lambda: ROOFS)
+    monkeypatch.setattr(cuda_profile, "device_peaks", lambda: FIXED)
     fn = cuvil.jit(define(AXPY_SUM), target="cuda")
     n = 16
     x = np.ones(n)
