@@ -44,4 +44,9 @@ EQUIVALENT: dict[str, str] = {
     "cuvil.lower.checks.xǁ_Loopǁ__init____mutmut_21": "a range with a step that is not a literal gets the same first "
                                                       "and last values (start + (len - 1) * step); a zero step is "
                                                       "range's ValueError at the same place",
+    "cuvil.lower.checks.xǁ_Loopǁ__init____mutmut_7": "the only loop headers the checks see are `range(…)` (the "
+                                                     "normalizer's) and the lowering's `prange(…)`, whose arguments "
+                                                     "mean what range's do",
+    "cuvil.lower.checks.x__simple__mutmut_40": "a tuple is never an int, so never a range's argument, an operand "
+                                               "or a checked call's argument: the recursion is never reached",
 }
