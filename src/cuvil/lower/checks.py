@@ -19,7 +19,7 @@ is not (the same latitude a parallel loop takes, codegen/parallel.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import libcst as cst
 
@@ -27,6 +27,7 @@ from ..analysis.type_rules import Types
 from ..analysis.types import Array, Scalar
 from ..normalize.names import assigned_names
 from ..normalize.origins import origin_of, with_origin
+from .indirect import source_of, versioned, written_arrays
 from .reductions import Intrinsic
 
 MODULE = "cuvil.runtime.checks"
@@ -58,11 +59,20 @@ class _Loop:
                 self.nonempty = cst.Comparison(self.start, [cst.ComparisonTarget(cst.LessThan(), stop)])
                 self.last = cst.BinaryOperation(_paren(stop), cst.Subtract(), cst.Integer("1"))
         self.stop = args[-1] if len(args) in (1, 2) else None  # what a loop over an array's own axis stops at
+        simple = self.var is not None and 1 <= len(args) <= 3 and all(_simple(a, arithmetic) for a in args)
+        self.range: tuple[cst.BaseExpression, cst.BaseExpression, cst.BaseExpression] | None = None
+        if simple:  # (start, stop, step), evaluated again before the loop by lower/indirect.py's test
+            self.range = (args[0] if len(args) > 1 else cst.Integer("0"), args[1] if len(args) > 1 else args[0],
+                          args[2] if len(args) == 3 else cst.Integer("1"))
         self.assigned = assigned_names(node.body)
         self.plain = self.var is not None and self.last is not None and all(_simple(a, arithmetic) for a in args) \
             and not _exits(node.body)
         self.body = {id(s) for s in node.body.body}
         self.hoisted: list[cst.BaseStatement] = []
+        self.indirect: list[tuple[cst.Name, cst.BaseExpression, int]] = []  # (idx, array, axis) of `a[idx[v]]`
+        self.unchecked: set[int] = set()  # their checks (by identity), dropped in the loop's unchecked copy
+        self.node = node
+        self.writes: list[cst.Name] | None = None  # lower/indirect.py's written_arrays, once needed
 
 
 def _step(node: cst.BaseExpression) -> int | None:
@@ -133,9 +143,9 @@ class BoundsChecks(cst.CSTTransformer):
     """Rewrites a typed function (`types` keyed by its nodes as they are now); `trusted` names (the lowering's
     loop variables) index in bounds by construction."""
 
-    def __init__(self, types: Types, intrinsic: Intrinsic, trusted: set[str]):
+    def __init__(self, types: Types, intrinsic: Intrinsic, trusted: set[str], versions: bool = True):
         super().__init__()
-        self.types, self.intrinsic, self.trusted = types, intrinsic, trusted
+        self.types, self.intrinsic, self.trusted, self.versions = types, intrinsic, trusted, versions
         self.loops: list[_Loop] = []
         self.statements: list[cst.CSTNode] = []  # the statements being visited, outermost first
         self.counts = {"proved": 0, "hoisted": 0, "checked": 0}  # per index, for cuvil.explain (issue 10 §4)
@@ -145,11 +155,21 @@ class BoundsChecks(cst.CSTTransformer):
 
     def leave_For(self, original: cst.For, updated: cst.For) -> cst.BaseStatement | cst.FlattenSentinel:
         loop = self.loops.pop()
+        result: cst.BaseStatement = updated
+        if loop.unchecked:
+            assert loop.range is not None
+            tests: list[cst.BaseExpression] = [cst.Call(cst.Name(self.intrinsic(MODULE, "within")), [
+                cst.Arg(source), *(cst.Arg(r) for r in loop.range), cst.Arg(_dim(array, axis))])
+                for source, array, axis in loop.indirect]
+            overlaps = self.intrinsic("cuvil.runtime.parallel", "overlaps")
+            tests += [cst.UnaryOperation(cst.Not(), cst.Call(cst.Name(overlaps), [cst.Arg(source), cst.Arg(w)]))
+                      for source in _unique(s for s, _, _ in loop.indirect) for w in loop.writes or ()]
+            result = with_origin(versioned(updated, loop.unchecked, tests), origin_of(original))
         if not loop.hoisted:
-            return updated
+            return result
         assert loop.nonempty is not None
         guard = with_origin(cst.If(loop.nonempty, cst.IndentedBlock(loop.hoisted)), origin_of(original))
-        return cst.FlattenSentinel([guard, updated])
+        return cst.FlattenSentinel([guard, result])
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
         self.statements.append(node)
@@ -181,9 +201,10 @@ class BoundsChecks(cst.CSTTransformer):
             elif self._hoisted(original.value, axis, orig.slice.value):
                 self.counts["hoisted"] += 1
             else:
-                self.counts["checked"] += 1
+                self.counts["checked"] += 1  # in the checked copy, when a loop is versioned for it
                 assert isinstance(new.slice, cst.Index)
                 checked = self._call(new.slice.value, original.value, axis)
+                self._version(original.value, axis, orig.slice.value, checked)
                 new = new.with_changes(slice=new.slice.with_changes(value=checked))
             elements.append(new)
         return updated.with_changes(slice=elements)
@@ -191,6 +212,23 @@ class BoundsChecks(cst.CSTTransformer):
     def _call(self, index: cst.BaseExpression, array: cst.BaseExpression, axis: int) -> cst.Call:
         return cst.Call(cst.Name(self.intrinsic(MODULE, "index")),
                         [cst.Arg(index), cst.Arg(_dim(array, axis)), cst.Arg(cst.Integer(str(axis)))])
+
+    def _version(self, array: cst.BaseExpression, axis: int, index: cst.BaseExpression, check: cst.Call) -> None:
+        """`a[idx[v]]` in a loop over `v`: its check is left out of an unchecked copy of the loop, which runs
+        when every value of `idx` the loop may read is in bounds (lower/indirect.py)."""
+        found = source_of(self.types, index) if self.versions else None
+        if found is None:
+            return
+        source, var = found
+        loop = next((lp for lp in reversed(self.loops) if lp.var == var), None)
+        if loop is None or loop.range is None or ({var, source.value} | _names(array)) & loop.assigned:
+            return
+        if not loop.indirect:
+            loop.writes = written_arrays(self.types, loop.node.body)
+        if loop.writes is None or any(w.value in loop.assigned for w in loop.writes):
+            return
+        loop.indirect.append((source, array, axis))
+        loop.unchecked.add(id(check))
 
     def _proved(self, array: cst.BaseExpression, axis: int, index: cst.BaseExpression) -> bool:
         names = _names(index)
@@ -255,6 +293,14 @@ def _pure(node: cst.BaseExpression) -> bool:
         return _pure(node.value) and all(isinstance(e.slice, cst.Index) and isinstance(
             e.slice.value, cst.Name | cst.Integer) for e in node.slice)
     return False
+
+
+def _unique(nodes: Iterable[cst.Name]) -> list[cst.Name]:
+    found: list[cst.Name] = []
+    for node in nodes:
+        if not any(node.deep_equals(f) for f in found):
+            found.append(node)
+    return found
 
 
 def _paren(node: cst.BaseExpression) -> cst.BaseExpression:
