@@ -181,10 +181,9 @@ class NumpyRules:
         if name == "reshape" and rest:
             ndim = len(rest) if len(rest) > 1 else _ndim_of_shape(self.of(rest[0]))
             return Array(owner.dtype, ndim) if ndim is not None else UNKNOWN
-        if name == "item":  # Python's scalar (lower/pyscalars.py converts); uint64 beyond int64 stays NumPy's
+        if name == "item":  # Python's scalar (lower/pyscalars.py converts; uint64 beyond int64 raises)
             kind = _kind(owner.dtype)
-            return Scalar(owner.dtype) if owner.dtype == "uint64" or kind not in _PYTHON_KINDS \
-                else Scalar(_PYTHON_KINDS[kind], True)
+            return Scalar(_PYTHON_KINDS[kind], True) if kind in _PYTHON_KINDS else Scalar(owner.dtype)
         if name == "dot" and rest:
             return self.matmul(owner, self.of(rest[0]))
         if name in ("fill", "sort"):

@@ -121,7 +121,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
             typed = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, True)
         with stage("codegen"):
             for name, types in typed.items():
-                functions[name] = cst.ensure_type(functions[name].visit(PythonScalars(types, numpy)),
+                functions[name] = cst.ensure_type(functions[name].visit(PythonScalars(types, numpy, intrinsic)),
                                                   cst.FunctionDef)
         globals = program.globals()
     overflow = functools.partial(OverflowChecks, boundscheck=options.boundscheck, speculate=options.target == "cpu")

@@ -6,8 +6,9 @@
 
 (Numba's own `int(x)` keeps a uint8 x a uint8: the conversions name their dtype.)
 
-analysis/numpy_rules.py types `.item()` as Python's scalar (an int for every integer dtype but uint64, whose
-values beyond int64 a Python int would hold: kept as NumPy's); analysis/numpy_rules.py reads `int`, `float`,
+analysis/numpy_rules.py types `.item()` as Python's scalar (an int for every integer dtype; a uint64 beyond
+int64, which a Python int would hold, raises OverflowError as any int wider than 64 bits does, through
+runtime/pyint.to_int); analysis/numpy_rules.py reads `int`, `float`,
 `bool`, `complex` as int64, float64, bool, complex128 where NumPy takes a dtype. Runs on every target.
 """
 
@@ -25,15 +26,17 @@ _CONVERSION = {"i": "int64", "u": "int64", "f": "float64", "c": "complex128"}  #
 
 
 class PythonScalars(cst.CSTTransformer):
-    def __init__(self, types: Types, numpy: Callable[[], str]):
+    def __init__(self, types: Types, numpy: Callable[[], str], intrinsic: Callable[[str, str], str]):
         super().__init__()
-        self.types, self.numpy = types, numpy
+        self.types, self.numpy, self.intrinsic = types, numpy, intrinsic
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = original.func
         if isinstance(func, cst.Attribute) and func.attr.value == "item" and not original.args:
             owner = self.types.of(func.value)
-            if isinstance(owner, Array) and owner.dtype not in ("int64", "float64", "bool", "uint64", "complex128"):
+            if isinstance(owner, Array) and owner.dtype == "uint64":
+                return cst.Call(cst.Name(self.intrinsic("cuvil.runtime.pyint", "to_int")), [cst.Arg(updated)])
+            if isinstance(owner, Array) and owner.dtype not in ("int64", "float64", "bool", "complex128"):
                 kind = _kind(owner.dtype)
                 if kind in _CONVERSION:
                     return self._convert(_CONVERSION[kind], updated)

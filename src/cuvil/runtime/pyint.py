@@ -243,6 +243,13 @@ def _checked_int(x):
 def _to_int(x):
     if isinstance(x, types.Float):
         return lambda x: _checked_int(x)
+    if isinstance(x, types.Integer) and not x.signed and x.bitwidth == 64:  # `.item()` of a uint64 array
+        def impl(x):
+            if x > np.uint64(_MAX):
+                raise OverflowError(MESSAGE)
+            return np.int64(x)
+
+        return impl
     return lambda x: int(x)
 
 
