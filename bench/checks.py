@@ -29,6 +29,7 @@ sys.path.insert(0, str(HERE.parent))
 
 import cuvil  # noqa: E402
 from bench.cpu_vs_numba import _machine  # noqa: E402
+from bench.kernels.collatz import collatz  # noqa: E402
 
 REPEATS = 7
 N = 4_000_000
@@ -60,18 +61,6 @@ def histogram(values, bins):
     for i in range(len(values)):
         counts[values[i] % bins] += 1
     return counts
-
-
-def collatz(limit):
-    best, longest = 1, 1
-    for start in range(1, limit):
-        n, steps = start, 1
-        while n != 1:
-            n = n // 2 if n % 2 == 0 else 3 * n + 1
-            steps += 1
-        if steps > longest:
-            best, longest = start, steps
-    return best
 
 
 def _extra() -> list[tuple[str, object, tuple]]:

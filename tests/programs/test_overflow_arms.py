@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cuvil
+from bench.kernels.collatz import collatz as collatz_longest
 
 _MIN, _MAX = -(2**63), 2**63 - 1
 _K = (_MAX - 1) // 3  # the largest n whose 3 * n + 1 fits
@@ -36,18 +37,6 @@ def taken_when_true(n):
 
 def negative_slope(n):
     return -3 * n - 5 if n > 0 else n
-
-
-def collatz_longest(limit):
-    best, longest = 1, 1
-    for start in range(1, limit):
-        n, steps = start, 1
-        while n != 1:
-            n = n // 2 if n % 2 == 0 else 3 * n + 1
-            steps += 1
-        if steps > longest:
-            best, longest = start, steps
-    return best
 
 
 def _checked(fn, *args):

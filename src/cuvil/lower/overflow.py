@@ -24,7 +24,7 @@ import libcst as cst
 from ..analysis.type_rules import Types
 from ..analysis.types import Array, Scalar
 from ..normalize.names import assigned_names
-from .overflow_arms import nonnegative, outside_test, pure_test
+from .overflow_arms import assignment_pairs, nonnegative, outside_test, pure_test
 from .reductions import Intrinsic
 
 MODULE = "cuvil.runtime.pyint"
@@ -219,16 +219,9 @@ def _counters(fn: cst.FunctionDef) -> set[str]:
 
     class Find(cst.CSTVisitor):
         def visit_Assign(self, node: cst.Assign) -> None:
-            for target in node.targets:
-                left, right = target.target, node.value
-                if isinstance(left, cst.Tuple) and isinstance(right, cst.Tuple) \
-                        and len(left.elements) == len(right.elements):
-                    pairs = [(e.value, v.value) for e, v in zip(left.elements, right.elements)]
-                else:
-                    pairs = [(left, right)]
-                for name, value in pairs:
-                    if not (isinstance(name, cst.Name) and small(value, _SMALL)):
-                        others.update(_names(name))
+            for name, value in assignment_pairs(node):
+                if not (isinstance(name, cst.Name) and small(value, _SMALL)):
+                    others.update(_names(name))
 
         def visit_AugAssign(self, node: cst.AugAssign) -> None:
             if isinstance(node.target, cst.Name):

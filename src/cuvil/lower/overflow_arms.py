@@ -114,15 +114,8 @@ def nonnegative(fn: cst.FunctionDef) -> set[str]:
 
     class Find(cst.CSTVisitor):
         def visit_Assign(self, node: cst.Assign) -> None:
-            for target in node.targets:
-                left, right = target.target, node.value
-                if isinstance(left, cst.Tuple) and isinstance(right, cst.Tuple) \
-                        and len(left.elements) == len(right.elements):
-                    pairs = [(e.value, v.value) for e, v in zip(left.elements, right.elements)]
-                else:
-                    pairs = [(left, right)]
-                for name, value in pairs:
-                    _bind(name, value)
+            for name, value in assignment_pairs(node):
+                _bind(name, value)
 
         def visit_AugAssign(self, node: cst.AugAssign) -> None:
             if isinstance(node.target, cst.Name):
@@ -189,3 +182,16 @@ def _nonnegative(node: cst.BaseExpression, known: set[str]) -> bool:
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
         return node.func.value == "len" and len(node.args) == 1
     return False
+
+
+def assignment_pairs(node: cst.Assign) -> list[tuple[cst.BaseExpression, cst.BaseExpression]]:
+    """(target, value) per name an assignment binds: `a, b = x, y` pairs a with x and b with y; any other
+    target is paired with the whole value."""
+    pairs = []
+    for target in node.targets:
+        left, right = target.target, node.value
+        if isinstance(left, cst.Tuple) and isinstance(right, cst.Tuple) and len(left.elements) == len(right.elements):
+            pairs += [(e.value, v.value) for e, v in zip(left.elements, right.elements)]
+        else:
+            pairs.append((left, right))
+    return pairs

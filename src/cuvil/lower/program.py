@@ -115,14 +115,18 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
         for name, types in typed.items() if not as_written else ():
             functions[name] = functions[name].visit(Casts(types, numpy, intrinsic))  # type: ignore[assignment]
     globals = program.globals()
-    if not halves and any(wanted(fn) for fn in functions.values()):  # .item(), abs(), np.zeros(n, int); a half
-        # program is typed with PrecisionWarnings, given once (and its .item() is refused)
+
+    def rewrite_each(rewrite: Callable[[Types], cst.CSTTransformer]) -> None:
+        """Every typed function through one pass, typed anew (thoroughly: a call whose value no name keeps too)."""
         with stage("analyze"):
-            typed = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, True)
+            typed = _types(functions, entry, dict(zip(params, args)), program.globals(), program.values, compute, True)
         with stage("codegen"):
             for name, types in typed.items():
-                functions[name] = cst.ensure_type(functions[name].visit(PythonScalars(types, numpy, intrinsic)),
-                                                  cst.FunctionDef)
+                functions[name] = cst.ensure_type(functions[name].visit(rewrite(types)), cst.FunctionDef)
+
+    if not halves and any(wanted(fn) for fn in functions.values()):  # .item(), abs(), np.zeros(n, int); a half
+        # program is typed with PrecisionWarnings, given once (and its .item() is refused)
+        rewrite_each(lambda types: PythonScalars(types, numpy, intrinsic))
         globals = program.globals()
     overflow = functools.partial(OverflowChecks, boundscheck=options.boundscheck, speculate=options.target == "cpu")
     bounds = functools.partial(BoundsChecks, versions=options.target == "cpu")  # CUDA: no loop copies (yet)
@@ -150,12 +154,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     # serial CPU code only: a parallel loop tests a division's divisor before the loop (cfg/raising.py)
     if options.target == "cpu" and not options.parallel and not halves \
             and any(_has(fn, *divisions) for fn in functions.values()):
-        with stage("analyze"):
-            typed = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, True)
-        with stage("codegen"):
-            for name, types in typed.items():
-                functions[name] = cst.ensure_type(functions[name].visit(ZeroDivision(types, intrinsic)),
-                                                  cst.FunctionDef)
+        rewrite_each(lambda types: ZeroDivision(types, intrinsic))
         globals = program.globals()
     result = ""
     if halves:
