@@ -102,6 +102,13 @@ class _SubsetChecker(cst.CSTVisitor):
         if node.orelse is not None:
             self.fail(node.orelse, "'else' on a loop is not supported", "set a flag before 'break' and test it")
 
+    def visit_Call(self, node: cst.Call) -> None:
+        # zip's keyword (strict=) would be taken for an array by normalize/for_in.py: refused at the keyword
+        keyword = next((a for a in node.args if a.keyword is not None), None)
+        if isinstance(node.func, cst.Name) and node.func.value == "zip" and keyword is not None:
+            self.fail(keyword, "zip() with a keyword (strict=) is not supported",
+                      "compare the lengths before the loop: if len(a) != len(b): raise ValueError(...)")
+
     def visit_Arg(self, node: cst.Arg) -> None:
         if node.star:
             self.fail(node, f"'{node.star}' in a call is not supported", "pass the arguments one by one")
