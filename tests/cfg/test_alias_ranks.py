@@ -24,7 +24,8 @@ def test_a_negated_number_is_still_a_number():
 
 
 def test_an_allocation_of_unknown_rank_is_no_vector():
-    """`np.zeros(shape)` with `shape` a tuple: a row of it is an array, updated in place by every iteration."""
+    """`np.zeros(shape)` with `shape` a tuple: a row of it is an array, which every iteration updates in place
+    (by a number: the row's rank alone tells it from a reduction)."""
     assert reasons("""
         def f(a, shape):
             t = np.zeros(shape)
@@ -32,7 +33,7 @@ def test_an_allocation_of_unknown_rank_is_no_vector():
             for i in range(a.shape[0]):
                 s += a[i]
             return s
-        """, ranks={"a": 2}) == ["'s' is updated in place and may be an array"]
+        """, ranks={"a": 1}) == ["'s' is updated in place and may be an array"]
 
 
 def rows_into_first_row(a, shape):
@@ -46,7 +47,7 @@ def rows_into_first_row(a, shape):
 def test_rows_summed_into_a_row_of_a_fresh_array_match_python_under_parallel():
     jitted = cuvil.jit(rows_into_first_row, parallel=True)
     for rows in (40, 40, 41):  # a first call, a guard hit, a miss on a new shape
-        a = np.arange(rows * 3.0).reshape(rows, 3)
+        a = np.arange(rows * 1.0)
         got, want = jitted(a, (2, 3)), rows_into_first_row(a, (2, 3))
         assert got.dtype == want.dtype and got.shape == want.shape
         np.testing.assert_array_equal(got, want)
