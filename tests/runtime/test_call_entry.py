@@ -3,7 +3,9 @@ parameters, each variant's guard inlined, Numba's dispatch on exactly one signat
 
 from __future__ import annotations
 
+import functools
 import inspect
+import sys
 import traceback
 
 import numpy as np
@@ -12,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cuvil
+from cuvil.runtime import entry
 from cuvil.testing import _compare
 from tests.helpers import define
 
@@ -155,6 +158,27 @@ def test_instances_are_called_through_vectorcall():
     fn = cuvil.jit(FIRST)
     assert type(fn).__flags__ & (1 << 11)  # Py_TPFLAGS_HAVE_VECTORCALL
     assert "__call__" not in vars(type(fn))  # a __call__ here would be bypassed by the vectorcall
+
+
+@pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="3.11 only: 3.12 inherits the flag by itself")
+def test_the_vectorcall_flag_is_set_only_on_a_partial_subclass_that_kept_partials_call():
+    """entry.vectorcall writes a type's flags through ctypes on CPython 3.11: it must leave alone a class
+    that defines its own __call__ (the vectorcall would bypass it) and one that is not a partial."""
+    class OwnCall(functools.partial):
+        def __call__(self, *args, **kwargs):
+            return "own"
+
+    class NotPartial:
+        pass
+
+    class Plain(functools.partial):
+        pass
+
+    for cls in (OwnCall, NotPartial, Plain):
+        entry.vectorcall(cls)
+    assert not OwnCall.__flags__ & (1 << 11) and OwnCall(max, 1)(2) == "own"
+    assert not NotPartial.__flags__ & (1 << 11)
+    assert Plain.__flags__ & (1 << 11) and Plain(max, 1)(2) == 2 and Plain(sorted)([2, 1], reverse=True) == [2, 1]
 
 
 SCALE = define("""

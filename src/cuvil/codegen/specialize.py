@@ -8,6 +8,9 @@ are all static.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import libcst as cst
 
 from ..normalize.names import assigned_names
@@ -51,3 +54,21 @@ class StaticDims(cst.CSTTransformer):
             if dims is not None and 0 in dims:
                 return cst.Integer(str(dims[0]))
         return updated
+
+
+def read_dims(shapes: tuple[tuple[int | None, ...] | None, ...], same_without: Callable[[Any], bool]
+              ) -> tuple[tuple[int, int], ...]:
+    """The static dims of `shapes` the generated code depends on, as (argument, axis): none if the module
+    generated with all of them dynamic is the same text (`same_without(dynamic shapes)`), else all of them.
+
+    Why: the default policy makes every small dim static, and each costs a test on every call (`len(x) != 4`,
+    ~20 ns); a dim no statement reads (`out[0] = x[0] + y[0]`) would be guarded for nothing. Whether one is
+    read is a property of the generated code — shape checks and lowering read static sizes too, not only the
+    substitutions above — so the module is generated again with those dims dynamic and compared, once, on a
+    cache miss; the answer is stored with the entry (cache.Meta.reads), the key keeps the static shapes, and
+    one entry serves the variant."""
+    static = tuple((i, k) for i, shape in enumerate(shapes) for k, d in enumerate(shape or ()) if d is not None)
+    if not static:
+        return ()
+    dynamic = tuple(None if shape is None else (None,) * len(shape) for shape in shapes)
+    return () if same_without(dynamic) else static

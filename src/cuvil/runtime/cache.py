@@ -48,6 +48,9 @@ class Meta:
     loops: list[str] = dataclasses.field(default_factory=list)  # per range loop: parallel or serial, and why
     writes: list[str] | None = None  # parameters the entry may write into; None: not recorded (every one may)
     plan: str = ""  # `fn.source("plan")`
+    # The static dims (argument, axis) the module depends on (codegen/specialize.read_dims): the guard tests
+    # only these. None: not recorded (an entry written before the record existed): every static dim.
+    reads: tuple[tuple[int, int], ...] | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,6 +109,7 @@ class Entry:
                 loops=list(raw.get("loops", [])),
                 writes=raw.get("writes"),
                 plan=raw.get("plan", ""),
+                reads=None if raw.get("reads") is None else tuple((int(i), int(k)) for i, k in raw["reads"]),
             )
             source = self.module_path.read_text(encoding="utf-8")
             if hashlib.sha256(source.encode()).hexdigest() != meta.sha256:
@@ -216,18 +220,35 @@ def _from_disk(fn: types.FunctionType, entry: Entry) -> Loaded | None:
 
 
 def _generate(fn: types.FunctionType, options: Options, entry: Entry, specialization: tuple[Any, ...]) -> Loaded:
+    from ..codegen.specialize import read_dims
     from ..compiler import Specialization, generate  # imports libcst: only on a cache miss
 
-    generated = generate(fn, options, Specialization(*specialization))
+    spec = Specialization(*specialization)
+    generated = generate(fn, options, spec)
     source = generated.source
+    reads = read_dims(spec.shapes, lambda shapes: _same_code(generated, fn, options, spec, shapes))
     meta = Meta(generated.entry, generated.line_map, generated.injected, generated.normalized, generated.cfg,
                 hashlib.sha256(source.encode()).hexdigest(), generated.loops, list(generated.writes),
-                generated.plan)
+                generated.plan, reads)
     written = store(entry, meta, source, fn)
     function = _activate(fn, meta, source, written, path=entry.module_path)
     if function is None:
         raise CuvilInternalError("load", f"the module generated for {fn.__qualname__} cannot be imported")
     return Loaded(function, meta, source, (written or entry).module_path, "miss", generated.seconds)
+
+
+def _same_code(generated: Any, fn: types.FunctionType, options: Options, spec: Any, shapes: Any) -> bool:
+    """Whether `fn` generated for `shapes` instead is the same module and Plans as `generated` (cuvil.inspect
+    generates a variant's Plans again from its guard). Its time counts in the compile's stages."""
+    from ..compiler import generate
+
+    try:
+        other = generate(fn, options, dataclasses.replace(spec, shapes=shapes))
+    except Exception:  # refused or failed with those dims dynamic: the static ones are needed
+        return False
+    for stage, seconds in other.seconds.items():
+        generated.seconds[stage] = generated.seconds.get(stage, 0.0) + seconds
+    return bool(other.source == generated.source and other.plan == generated.plan)
 
 
 def _activate(fn: types.FunctionType, meta: Meta, source: str, entry: Entry | None,

@@ -211,6 +211,8 @@ class Dispatcher(functools.partial):
                 warnings.warn(f"{self.py_func.__qualname__}: Cuvil could not compile its lowered code and used the "
                               f"NumPy code as written (slower); please report this bug: {_first_line(exc)}",
                               PerformanceWarning, stacklevel=4)
+            reads = built.meta.reads  # static dims the code does not depend on go unguarded (specialize.py)
+            static = {d: n for d, n in static.items() if reads is None or d in reads}
             checks = guards.global_guards(self.py_func)
             guard = guards.Guard(arg_guards, static, checks, target, guards.on_use(checks, self.py_func), ranges)
             guards.warn_unfrozen_arrays(guard.globals)
