@@ -14,8 +14,6 @@ from tests.programs.test_programs import CASES, assert_same, run_reference
 
 # name → why target="cuda" refuses it (a CuvilSyntaxError at the user's line, with a hint)
 REFUSED = {
-    "matmul_matrices": "'@' has no CUDA form yet (a matrix product is not lowered to loops)",
-    "matvec_matmul": "'@' has no CUDA form yet",
     "double_then_stats": "np.empty inside a callee (device functions cannot allocate)",
 }
 

@@ -177,6 +177,28 @@ def test_kernels_with_pythons_checks_compile_to_ptx_for_cc90(launches):
     assert not failed, "\n".join(failed)
 
 
+def test_runtime_kernels_compile_to_ptx_for_cc90():
+    """Kernels of Cuvil's runtime a launcher calls: `a @ b` (runtime/cuda_matmul.py) for the dtypes NumPy's
+    promotion gives it (same, mixed float, int32, mixed int), contiguous and strided operands."""
+    script = textwrap.dedent("""
+        from numba import cuda, types
+        from cuvil.runtime import cuda_matmul
+        product = cuda_matmul._kernel()
+        found = []
+        for a, b, out in (("float64",) * 3, ("float32",) * 3, ("float32", "float64", "float64"),
+                          ("int32",) * 3, ("int32", "int64", "int64")):
+            for layout in ("C", "A"):
+                sig = tuple(types.Array(getattr(types, t), 2, layout) for t in (a, b, out)) + (getattr(types, out),)
+                ptx, _ = cuda.compile_ptx(product.py_func, sig, cc=(9, 0))
+                found.append(ptx.count(".target sm_90"))
+        print(found)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], text=True, capture_output=True, env=no_simulator_env(),
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == [1] * 10
+
+
 def test_device_probe_kernels_compile_to_ptx_for_cc90():
     """The roofs' probes (inspect/device_probe.py): the copy, and multiply-add chains that stay fused
     multiply-adds (four chains in the loop, float32 and float64), so the FLOP roof is the FMA units'."""

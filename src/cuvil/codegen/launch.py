@@ -198,12 +198,13 @@ class _Host:
         stmts = list(region.statements)
         tail: Stmts = []
         while stmts and isinstance(stmts[-1], cst.SimpleStatementLine) and isinstance(stmts[-1].body[0], cst.Return) \
-                and not _matmul(stmts[-1]):  # `return x @ y` goes to a kernel, which refuses it at its line
+                and (not _matmul(stmts[-1]) or _host_matmul(stmts[-1])):  # another `@` goes to a kernel: refused
             tail.insert(0, stmts.pop())
         if not stmts:
             return tail
         if self.on_host(stmts):
-            self.notes.append(f"{region.id} {_where(region.lines)}: serial, on the host (scalars only)")
+            what = "'@' launched from it" if any(_host_matmul(s) for s in stmts) else "scalars only"
+            self.notes.append(f"{region.id} {_where(region.lines)}: serial, on the host ({what})")
             return [*stmts, *tail]
         kernel = dataclasses.replace(region, statements=tuple(stmts), lines=_lines(stmts) or region.lines)
         return [*self.as_kernel(kernel, loops, later=set(_names(tail))), *tail]  # the lines the kernel runs
@@ -235,7 +236,8 @@ class _Host:
                     found = True
 
         for s in stmts:
-            s.visit(Find())
+            if not _host_matmul(s):
+                s.visit(Find())
         return not found
 
     def as_kernel(self, region: Serial, loops: tuple[Control, ...], forced: bool = False,
@@ -370,7 +372,8 @@ def print_launcher(plan: Plan, ctx: Context, scalar_dtype: Callable[[str], str |
 
 class _HostCopies(cst.CSTTransformer):
     """`a.copy()` on the host: a device array has no `copy` method (the simulator's has); a slice of a device
-    array, `a[1:]`, through runtime/cuda_arrays.view (an empty one has no memory to point into)."""
+    array, `a[1:]`, through runtime/cuda_arrays.view (an empty one has no memory to point into); `a @ b`
+    through runtime/cuda_matmul (a device array has no `@`)."""
 
     def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
         if not any(isinstance(e.slice, cst.Slice) for e in updated.slice):
@@ -385,6 +388,12 @@ class _HostCopies(cst.CSTTransformer):
                 parts.append(part.value)  # type: ignore[attr-defined]
         key = parts[0] if len(parts) == 1 else cst.Tuple([cst.Element(p) for p in parts])
         return call("_view", updated.value, key)
+
+    def leave_BinaryOperation(self, original: cst.BinaryOperation,
+                              updated: cst.BinaryOperation) -> cst.BaseExpression:
+        if isinstance(updated.operator, cst.MatrixMultiply):  # only a host statement has one (_host_matmul)
+            return call("_rt.matmul", updated.left, updated.right)
+        return updated
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = updated.func
@@ -423,6 +432,17 @@ def device_function(plan: Plan, ctx: Context) -> cst.FunctionDef:
 
 
 __all__ = ["Printed", "call", "device_function", "flatten", "free_names", "print_launcher"]
+
+
+def _host_matmul(stmt: cst.CSTNode) -> bool:
+    """`return a @ b` or `c = a @ b` of two names: the host runs it, the product on the device
+    (runtime/cuda_matmul.py); any other `@` is in a kernel, which refuses it at its line."""
+    if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
+        return False
+    small = stmt.body[0]
+    value = small.value if isinstance(small, cst.Return | cst.Assign) else None
+    return isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.MatrixMultiply) \
+        and isinstance(value.left, cst.Name) and isinstance(value.right, cst.Name)
 
 
 def _matmul(node: cst.CSTNode) -> bool:

@@ -259,6 +259,13 @@ def full(shape: Any, value: Any, dtype: Any) -> Any:
     return out
 
 
+def matmul(a: Any, b: Any) -> Any:
+    """`a @ b` of device arrays, on the device (runtime/cuda_matmul.py)."""
+    from .cuda_matmul import matmul as product
+
+    return product(a, b)
+
+
 def copy(a: Any) -> Any:
     """`a.copy()` of a device array: a new C-contiguous device array."""
     out = cuda.device_array(a.shape, dtype=a.dtype)
