@@ -162,6 +162,10 @@ def erf_w(z):
     return 1 / (mp.erf(mp.sqrt(z)) / mp.sqrt(z)) if z > 0 else mp.sqrt(mp.pi) / 2
 
 
+def exp2_g(f):  # (2**f - 1) / f
+    return _series(lambda f: (mp.power(2, f) - 1) / f, lambda f: LN2 + f * LN2**2 / 2, f)
+
+
 def erfcx(t):
     return mp.erfc(t) * mp.exp(t * t)
 
@@ -175,8 +179,10 @@ FITS = {  # name: (kind, arguments, bits)
     "ERF64": ("poly", (powers(0, 11), erf_g, erf_w, 0, 1), 53),
     "TANH_SMALL32": ("poly", (powers(0, 6), tanh_g, tanh_w, 0, mp.mpf("0.8") ** 2), 24),
     "ERF_SMALL32": ("poly", (powers(0, 6), erf_g, erf_w, 0, 1), 24),
-    # the error of L in the exp, in units of erf's ulp (erf >= 0.84 on [1, 3.95]): weighted by erfc
-    "ERFC_LOG32": ("poly", (powers(0, 6), lambda t: mp.log(erfcx(t)), mp.erfc, 1, mp.mpf("3.95")), 24),
+    # the error of V in 2**V, in units of erf's ulp (erf >= 0.84 on [1, 3.95]): weighted by erfc ln 2
+    "ERFC_LOG2_32": ("poly", (powers(0, 6), lambda t: mp.log(mp.erfc(t), 2), lambda t: mp.erfc(t) * LN2, 1,
+                              mp.mpf("3.95")), 24),
+    "EXP2_32": ("poly", (powers(0, 5), exp2_g, lambda f: f / mp.power(2, f), -mp.mpf(0.5), mp.mpf(0.5)), 24),
     "ERFC64": ("rational", (erfcx, lambda t: 1 / erfcx(t), 1, 6, 8, 8), 53),
 }
 
