@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
+import signal
 import statistics
 import sys
 import time
@@ -215,12 +216,17 @@ def _version(distribution: str) -> str:
         return "?"
 
 
+def _stopped(signum: int, frame: Any) -> None:
+    raise SystemExit(124)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--simulate", action="store_true", help="tiny sizes on the CUDA simulator (checks the script)")
     parser.add_argument("--runs", type=int, default=int(os.environ.get("CUVIL_GPU_RUNS", "7")))
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "gpu_results.md")
     args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, _stopped)  # gpu_check.sh's time cap: what was measured is still written
     if args.simulate:
         os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
     n = 1024 if args.simulate else int(os.environ.get("CUVIL_GPU_GELU_N", str(256 * 1024 * 1024)))
@@ -263,6 +269,10 @@ def main(argv: list[str] | None = None) -> int:
                 failures += 1
                 verdicts.append(f"{name} FAILED: {type(exc).__name__}: {str(exc)[:300]}")
                 lines += [f"## {name}: FAILED", "", "```", traceback.format_exc()[-2000:], "```", ""]
+            args.out.write_text("\n".join(lines))
+    except SystemExit:
+        lines.append("Stopped at the time limit (SIGTERM): the figures above are all that were measured.")
+        raise
     finally:
         args.out.write_text("\n".join(lines))
     print("\n".join(verdicts))
