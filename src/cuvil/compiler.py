@@ -33,12 +33,12 @@ from .codegen.specialize import StaticDims
 from .codegen.updates import InplaceUpdates, ufunc_arity
 from .errors import CuvilError, CuvilInternalError, CuvilShapeError, CuvilSyntaxError, CuvilTypeError
 from .frontend.captures import MISSING, is_builtin, lookup
-from .frontend.parse import parse
+from .frontend.parse import Parsed, parse
 from .frontend.source import Source, get_source
 from .frontend.subset import check_subset
 from .lower.plan import ParallelNest, Plan
 from .lower.program import Program, lower_program
-from .normalize.names import Rename, all_names, assigned_names
+from .normalize.names import Fresh, Rename, all_names, assigned_names
 from .normalize.origins import origin_of
 from .normalize.pipeline import Normalized, normalize
 from .options import Options
@@ -129,6 +129,30 @@ def check_assignments(norm: Normalized, source: Source) -> cst.FunctionDef:
     return checked
 
 
+# Builtins the generated code calls itself (normalize/for_in.py's `range(min(len(a), len(b)))`, lower/casts.py's
+# `int`, the lowering's `max`, `abs`): in the generated module they must be Python's. A user's own value of one of
+# these names (a global `min`, a local `len = 3`) is renamed before normalization, and no module-level name of
+# the generated module takes one (else zip's loop stopped at the user's `min(...)`).
+_RESERVED = frozenset({"len", "range", "min", "max", "abs", "int"})
+
+
+def _unreserve(fn: types.FunctionType, parsed: Parsed) -> tuple[Parsed, dict[str, str]]:
+    """`parsed` with the user's own (non-builtin) uses of `_RESERVED` names renamed in the body, and the new
+    names' originals. A parameter keeps its name (its callers may pass it by keyword)."""
+    function = parsed.function
+    params = {p.name.value for p in (*function.params.posonly_params, *function.params.params)}
+    local = assigned_names(function.body)
+    used = {n.value for n in reads_in(function.body)} | local
+    own = sorted(n for n in _RESERVED & used - params if n in local or not is_builtin(fn, n))
+    if not own:
+        return parsed, {}
+    fresh = Fresh(all_names(function))
+    renames = {n: fresh(f"{n}_", numbered=False) for n in own}
+    renamed = function.with_changes(body=function.body.visit(Rename(renames)))
+    module = parsed.module.with_changes(body=[renamed if s is function else s for s in parsed.module.body])
+    return dataclasses.replace(parsed, module=module), {new: old for old, new in renames.items()}
+
+
 def _free_names(fn: cst.FunctionDef) -> dict[str, cst.Name]:
     """Names `fn` reads but never binds, each with its first occurrence."""
     local = {p.name.value for p in fn.params.params} | assigned_names(fn.body)
@@ -154,12 +178,13 @@ class _Module:
         self.plan = ""  # set by lower()
         self.plans: dict[str, Plan] = {}  # set by lower(): the Plan objects, for cuvil.inspect
         self.sources: dict[str, Source] = {}  # by the function's name in the module
+        self.originals: dict[types.FunctionType, dict[str, str]] = {}  # _unreserve's names: new → the user's
         self.cuda: CudaModule | None = None  # the CUDA target's module (codegen/cuda_module.py), set by lower()
 
     def claim(self, wanted: str, binding: Binding) -> str:
         """A module-level name for `binding`: `wanted` unless another value holds it already."""
         name, n = wanted, 0
-        while name in self.names and self.names[name] != binding:
+        while name in _RESERVED or (name in self.names and self.names[name] != binding):
             n += 1
             name = f"{wanted}_{n}"
         self.names[name] = binding
@@ -177,6 +202,7 @@ class _Module:
             source = get_source(fn)
             parsed = parse(source)
             check_subset(parsed)
+            parsed, self.originals[fn] = _unreserve(fn, parsed)
         with self.timer.stage("normalize"):
             norm = normalize(parsed)
         with self.timer.stage("analyze"):
@@ -317,18 +343,20 @@ class _Module:
 
     def resolve(self, fn: types.FunctionType, tree: cst.FunctionDef, source: Source) -> dict[str, str]:
         renames = {}
+        originals = self.originals.get(fn, {})
         for name, node in sorted(_free_names(tree).items()):
-            if is_builtin(fn, name):
+            if name in _RESERVED or is_builtin(fn, name):  # _unreserve left only Python's own under these names
                 continue
-            value = lookup(fn, name)
+            value = lookup(fn, originals.get(name, name))
             line = self._line_of(tree, node, source)
             if value is MISSING:
-                raise CuvilTypeError(f"name '{name}' is not defined", source.filename, line, source.line(line))
+                raise CuvilTypeError(f"name '{originals.get(name, name)}' is not defined", source.filename, line,
+                                     source.line(line))
             binding = bind(value)
             if binding is None:
                 raise CuvilTypeError(
-                    f"global '{name}' is a {type(value).__name__}, which compiled code cannot use; pass numbers "
-                    "and arrays as arguments or module constants",
+                    f"global '{originals.get(name, name)}' is a {type(value).__name__}, which compiled code cannot "
+                    "use; pass numbers and arrays as arguments or module constants",
                     source.filename, line, source.line(line),
                 )
             if isinstance(binding, Callee):
