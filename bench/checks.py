@@ -83,14 +83,17 @@ def _bench_kernels() -> list[tuple[str, object, tuple]]:
     return out
 
 
-def _median_ms(fn, args) -> float:
-    times = []
+def _median_ms(systems: dict[str, object], args) -> dict[str, float]:
+    """Each system's median time, the systems interleaved call by call: on a shared machine a burst of other
+    load then slows all three alike instead of one system's whole series."""
+    times: dict[str, list[float]] = {name: [] for name in systems}
     for _ in range(REPEATS):
-        fresh = tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args)
-        start = time.perf_counter()
-        fn(*fresh)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1e3
+        for name, fn in systems.items():
+            fresh = tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args)
+            start = time.perf_counter()
+            fn(*fresh)  # type: ignore[operator]
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(t) * 1e3 for name, t in times.items()}
 
 
 def measure() -> list[dict[str, object]]:
@@ -102,20 +105,24 @@ def measure() -> list[dict[str, object]]:
         for name, system in systems.items():
             got = system(*(a.copy() if isinstance(a, np.ndarray) else a for a in args))
             assert np.allclose(got, expected), f"{label}: {name} differs from Numba"
-        ms = {name: _median_ms(system, args) for name, system in systems.items()}
+        ms = _median_ms(systems, args)
         rows.append({"kernel": label, **{f"{k}_ms": v for k, v in ms.items()},
                      "ratio": ms["numba"] / ms["cuvil"], "ratio_unchecked": ms["numba"] / ms["cuvil_unchecked"]})
     return rows
 
 
 def main() -> None:
+    global REPEATS
+    if "--repeats" in sys.argv:
+        REPEATS = int(sys.argv[sys.argv.index("--repeats") + 1])
     rows = measure()
     geo = math.exp(statistics.mean(math.log(r["ratio"]) for r in rows))  # type: ignore[arg-type]
     geo_off = math.exp(statistics.mean(math.log(r["ratio_unchecked"]) for r in rows))  # type: ignore[arg-type]
     results = {"machine": _machine(), "repeats": REPEATS, "rows": rows, "geomean": geo, "geomean_unchecked": geo_off}
     (HERE / "checks.json").write_text(json.dumps(results, indent=1))
     lines = ["# Python's errors: what the checks cost against Numba", "", f"Machine: {results['machine']}; medians "
-             f"of {REPEATS}; `python bench/checks.py`.", "",
+             f"of {REPEATS}, the three systems interleaved call by call; "
+             f"`python bench/checks.py --repeats {REPEATS}`.", "",
              "| kernel | numba ms | cuvil ms (checks) | ratio | cuvil ms (boundscheck=False) | ratio |",
              "|---|---|---|---|---|---|"]
     for r in rows:
