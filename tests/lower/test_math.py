@@ -247,7 +247,9 @@ def test_implementation_choice():
         assert lower_math.implementation(name, dtype) is None
     assert lower_math.reduction("max", "float32") == (module, "maximum")
     assert lower_math.reduction("min", "float64") == (module, "minimum")
-    assert lower_math.reduction("sum", "float32") is None and lower_math.reduction("max", "int32") is None
+    assert lower_math.reduction("sum", "float64") == ("cuvil.runtime.reorder", "add_any_order")
+    assert lower_math.reduction("sum", "int64") is None and lower_math.reduction("max", "int32") is None
+    assert lower_math.reduction("prod", "float32") is None
 
 
 def test_every_kernel_is_within_numpys_tolerance():

@@ -221,6 +221,8 @@ class Rules(NumpyRules):
             return ufunc_result(name[len(_ELEMENTWISE):], [self.of(a) for a in args])
         if name.endswith(".inplace_value") and len(args) == 2:  # `t op= inplace_value(t, v)` (compiler.py): v
             return self.of(args[1])
+        if name == "cuvil.runtime.reorder.add_any_order":  # a float sum's update (lower/reductions.py): acc's type
+            return self.of(args[0])
         if name.startswith(_HALF):  # widen, narrow, round (runtime/half.py): a half value (or its bits)
             return Scalar("float16")
         if name.startswith(_VMATH):  # the lowering's vectorizable math (runtime/vmath.py): NumPy's meaning

@@ -36,7 +36,7 @@ from .variants import VariantPlans, plans_of
 
 MATH = frozenset("exp expm1 log log1p log2 log10 sqrt cbrt tanh sinh cosh tan sin cos atan atan2 asin acos erf erfc "
                  "pow py_pow power hypot maximum minimum max min fmax fmin true_divide floor_divide fmod fabs abs "
-                 "absolute floor ceil copysign sign".split())
+                 "absolute floor ceil copysign sign add_any_order".split())
 ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power)
 _code = cst.Module([])
 

@@ -175,6 +175,7 @@ _TABLE: dict[str, Entry] = {
     **_entries(" ".join(f"cuvil.runtime.vmath.{f}" for f in ("maximum minimum exp_f32 exp_f64 log_f32 log_f64 tanh_f32 "
                                                               "tanh_f64 erf_f32 erf_f64 sigmoid_f32 "
                                                               "sigmoid_f64").split())),
+    **_entries("cuvil.runtime.reorder.add_any_order"),
     **_entries("cuvil.runtime.intrinsics.py_pow cuvil.runtime.intrinsics.pow_exponent", raises="opaque"),
     **_entries("cuvil.runtime.checks.index", raises="opaque"),
     **_entries(" ".join(f"cuvil.runtime.half.{f}" for f in ("f16_to_f32 bf16_to_f32 f16 bf16 round_f16 "

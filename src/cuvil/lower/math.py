@@ -108,7 +108,10 @@ def implementation(name: str, dtype: str) -> tuple[str, str] | None:
 
 
 def reduction(op: str, dtype: str) -> tuple[str, str] | None:
-    """(module, function) for the update `m = f(m, v)` of a float `max` or `min` reduction; None otherwise."""
-    if dtype not in _SUFFIX or op not in ("max", "min"):
+    """(module, function) for the update `m = f(m, v)` of a float `max`, `min` or `sum` reduction whose loop
+    LLVM may vectorize (`dtype` is the accumulator's); None otherwise."""
+    if dtype not in _SUFFIX or op not in ("max", "min", "sum"):
         return None
+    if op == "sum":  # any order: NumPy's sums promise none (runtime/reorder.py)
+        return "cuvil.runtime.reorder", "add_any_order"
     return MODULE, "maximum" if op == "max" else "minimum"

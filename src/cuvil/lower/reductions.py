@@ -7,8 +7,9 @@
 NumPy's results: float32 and float16 sums and means accumulate in float64 and round once (NumPy's pairwise
 sum is that accurate; a float32 running sum is not); max and min propagate NaN and raise NumPy's ValueError on
 an empty reduction; mean of nothing is nan. The update of `sum`, `prod` and `max`/`min` is of a form Numba
-recognizes as a parallel reduction; a float max/min along an axis, whose loop stays serial inside the
-parallel loop over the output, is `acc = maximum(acc, v)` instead, which vectorizes (lower/math.py).
+recognizes as a parallel reduction; a float max/min/sum/mean along an axis, whose loop stays serial inside the
+parallel loop over the output, is `acc = maximum(acc, v)` or `acc = add_any_order(acc, v)` instead, which
+vectorize (lower/math.py, runtime/reorder.py).
 """
 
 from __future__ import annotations
@@ -105,6 +106,14 @@ def _accumulator(dtype: str) -> str:
     return dtype
 
 
+def _any_order(acc: str, value: cst.BaseExpression, wide: str, numpy: str, intrinsic: Intrinsic,
+               vector: tuple[str, str], origin: int | None) -> cst.BaseStatement:
+    """`acc = add_any_order(acc, wide(value))`: a sum along an axis, whose serial loop LLVM then vectorizes
+    (runtime/reorder.py); a whole-array sum keeps `+=`, the form Numba's parfor recognizes as a reduction."""
+    call = cst.Call(cst.Name(intrinsic(*vector)), [cst.Arg(cst.Name(acc)), cst.Arg(_cast(numpy, wide, value))])
+    return assign(cst.Name(acc), call, origin)
+
+
 @dataclasses.dataclass(frozen=True)
 class _Sum:
     start: int
@@ -117,8 +126,10 @@ class _Sum:
         # NumPy reduces float16 in float32 and rounds once (its half loops convert to float): 25 * 2622 * 0 is 0
         wide = _accumulator(dtype) if self.widen else "float32" if dtype == "float16" else dtype
         init: Stmts = [assign(cst.Name(acc), _cast(numpy, wide, cst.Integer(str(self.start))), origin)]
-        update: Stmts = [line(cst.AugAssign(cst.Name(acc), self.operator(), value), origin)]
         result = cst.Name(acc) if wide == dtype else _cast(numpy, dtype, cst.Name(acc))
+        vector = math.reduction("sum", wide) if serial and self.operator is cst.AddAssign else None
+        update: Stmts = [_any_order(acc, value, wide, numpy, intrinsic, vector, origin) if vector
+                         else line(cst.AugAssign(cst.Name(acc), self.operator(), value), origin)]
         return Pieces([], init, update, [], result, set())
 
 
@@ -128,7 +139,9 @@ class _Mean:
                serial: bool = False) -> Pieces:
         wide = _accumulator(dtype)
         init: Stmts = [assign(cst.Name(acc), _cast(numpy, wide, cst.Integer("0")), origin)]
-        update: Stmts = [line(cst.AugAssign(cst.Name(acc), cst.AddAssign(), value), origin)]
+        vector = math.reduction("sum", wide) if serial else None
+        update: Stmts = [_any_order(acc, value, wide, numpy, intrinsic, vector, origin) if vector
+                         else line(cst.AugAssign(cst.Name(acc), cst.AddAssign(), value), origin)]
         divide = cst.Call(cst.Name(intrinsic("cuvil.runtime.elementwise", "true_divide")),
                           [cst.Arg(cst.Name(acc)), cst.Arg(count)])  # NumPy: the mean of nothing is nan
         return Pieces([], init, update, [], _cast(numpy, dtype, divide), set())

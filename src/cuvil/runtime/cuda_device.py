@@ -108,6 +108,11 @@ def minimum(a, b):
 
 
 @cuda.jit(device=True)
+def add_any_order(acc, v):  # runtime/reorder.py: on the CPU, a sum LLVM may vectorize; a thread adds in order
+    return acc + v
+
+
+@cuda.jit(device=True)
 def exp_f32(x):
     return math.exp(x)
 
