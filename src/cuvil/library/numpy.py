@@ -178,6 +178,8 @@ _TABLE: dict[str, Entry] = {
     **_entries("cuvil.runtime.reorder.add_any_order"),
     **_entries("cuvil.runtime.intrinsics.py_pow cuvil.runtime.intrinsics.pow_exponent", raises="opaque"),
     **_entries("cuvil.runtime.checks.index", raises="opaque"),
+    # lower/indirect.py's test before a loop: reads its arguments, writes none, cannot raise
+    **_entries("cuvil.runtime.checks.within cuvil.runtime.parallel.overlaps"),
     **_entries(" ".join(f"cuvil.runtime.half.{f}" for f in ("f16_to_f32 bf16_to_f32 f16 bf16 round_f16 "
                                                              "round_bf16").split())),
     **_entries(" ".join(f"cuvil.runtime.pymath.{n}" for n in DOMAINS), raises="domain"),
