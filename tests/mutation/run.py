@@ -159,13 +159,31 @@ def _run(target: str, seconds: float, children: int, again: bool, every: int, of
     print(f"== {target}: up to {int(seconds)} s in {work}" + (f", {len(retry)} mutants" if retry else ""),
           flush=True)
     start, before = time.time(), verdicts(work)
-    subprocess.run(command, cwd=work, env=env, check=False)
+    with open(work / "mutmut.log", "w") as out:  # kept: a run that decides nothing must say why
+        code = subprocess.run(command, cwd=work, env=env, check=False, stdout=out, stderr=subprocess.STDOUT).returncode
     after = verdicts(work)
     newly = sum(1 for k, v in after.items() if v is not None and v != before.get(k))
+    ended = how_it_ended(work / "mutmut.log", code)
+    print(f"== {target}: {newly} new verdicts; {ended} (mutmut's output: {work / 'mutmut.log'})", flush=True)
     with open(WORK / "runs.jsonl", "a") as log:
         log.write(json.dumps({"target": target, "start": time.strftime("%Y-%m-%d %H:%M", time.localtime(start)),
                               "seconds": round(time.time() - start), "new_verdicts": newly, "every": every,
-                              "offset": offset, "survivors_again": again}) + "\n")
+                              "offset": offset, "survivors_again": again, "ended": ended}) + "\n")
+
+
+def how_it_ended(output: Path, code: int) -> str:
+    """In words, from mutmut's output: a run stopped by the budget in its recording or clean runs decides
+    nothing, and a clean run that fails (a test of the list failing on the unmutated tree) stops it for good —
+    its failing test is the line to read (the third session's analysis run ended so and nothing said why)."""
+    text = output.read_text(errors="replace").replace("\r", "\n")
+    lines = [ln.strip().lstrip("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏").strip() for ln in text.splitlines()]  # less mutmut's spinner
+    failed = [ln for ln in lines if ln.startswith(("FAILED ", "ERROR "))]
+    if "Failed to run clean test" in lines:
+        return "the clean run of the test list failed: " + ("; ".join(failed[:3]) or "see the output")
+    if "Aborted!" in lines or code in (124, 130, -2):
+        phase = next((ln for ln in reversed(lines) if ln.startswith(("Running", "Generating"))), "a run")
+        return f"stopped by the budget ({phase.lower().rstrip('.')})"
+    return f"mutmut exited {code}"
 
 
 def table(summary: dict[str, dict[str, dict[str, int]]]) -> str:
