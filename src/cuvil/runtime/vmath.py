@@ -282,17 +282,16 @@ def _erf_f32(x):
     # log2(erfc(x)), where erfc/erf < 0.19 scales the errors down: 2**k from the bits, 2**f a polynomial. The
     # fraction f = V - k is taken from the last Horner step, fma(p, t, -k) + V0, not from V rounded (which cost
     # 0.14 ulp at x = 1, where |V| > 2). No division (the rational exp(x**2) erfc(x) before had one) and no
-    # Cody-Waite step: 0.99 against 1.21 ulp from exact, 0.50 against 0.62 ns/element (2M float32, same run).
+    # Cody-Waite step; the small branch keeps +-0 and NaN (quieted), so one select ends it, and the sign is a
+    # copysign: 0.99 against 1.21 ulp from exact, 0.46 against 0.62 ns/element (2M float32, same run).
     a = abs(x)
     small = fma(x, horner(C.ERF_SMALL32, x * x), x)
-    t = a if a < C.ERF_CLAMP32 else C.ERF_CLAMP32  # NaN: the clamp, then the last line
+    t = a if a < C.ERF_CLAMP32 else C.ERF_CLAMP32
     p = horner(C.ERFC_LOG2_32[1:], t)
     kf = np.rint(fma(p, t, C.ERFC_LOG2_32[0]))  # in [-26, -2]: 2**k is one normal factor
     f = fma(p, t, -kf) + C.ERFC_LOG2_32[0]
     big = F32(1.0) - fma(f, horner(C.EXP2_32, f), F32(1.0)) * np.int32((np.int32(kf) + 127) << 23).view(np.float32)
-    big = -big if x < F32(0.0) else big
-    y = small if a < F32(1.0) else big
-    return y if a > F32(0.0) else x  # erf(+-0) is +-0, erf(NaN) NaN
+    return math.copysign(big, x) if a >= F32(1.0) else small
 
 
 @_kernel(erf_f64, types.float64)
