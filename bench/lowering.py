@@ -6,7 +6,8 @@ Systems: Cuvil serial and `parallel=True` (compiling the NumPy code as written),
 (in-place steps, `x * x * x`), numba.njit of the same NumPy code (serial and parallel=True), torch eager and
 torch.compile (on CPU tensors sharing the arrays' memory), and the memory floor: a `prange` loop that reads
 the kernel's inputs and writes its output with one multiply per element — as fast as this machine moves those
-bytes.
+bytes, into a preallocated output ("floor") and into a new one each call ("floor_new": what a function that
+returns a new array pays, the first touch of its output's pages included; NumPy's `x * 2` pays the same).
 
 Each figure is the median of REPEATS timed calls after a checked warm-up call (against NumPy's result) and
 WARM_S seconds of untimed calls; compile times are first call minus a steady call, from empty caches
@@ -51,6 +52,23 @@ def _floor_1(x, out):
     flat, dst = x.reshape(-1), out.reshape(-1)
     for i in numba.prange(flat.size):
         dst[i] = flat[i] * 2
+    return out
+
+
+@numba.njit(nogil=True, parallel=True)
+def _floor_new_1(x):  # the floor of a function that returns a new array: its output's pages are new each call
+    out = np.empty_like(x)
+    flat, dst = x.reshape(-1), out.reshape(-1)
+    for i in numba.prange(flat.size):
+        dst[i] = flat[i] * 2
+    return out
+
+
+@numba.njit(nogil=True, parallel=True)
+def _floor_new_3(a, b, c):
+    out = np.empty_like(a)
+    for i in numba.prange(a.size):
+        out[i] = (a[i] + b[i] + c[i]) * 2
     return out
 
 
@@ -121,8 +139,8 @@ def measure(kernel: str, repeat: int, with_compile: bool) -> dict[str, Any]:
     except ImportError:
         row["notes"].append("torch not installed")
     out = np.empty_like(expected)
-    floor = (_floor_1, (args[0], out)) if len(args) == 1 else (_floor_3, (*args, out))
-    systems["floor"] = floor
+    systems["floor"] = (_floor_1, (args[0], out)) if len(args) == 1 else (_floor_3, (*args, out))
+    systems["floor_new"] = (_floor_new_1 if len(args) == 1 else _floor_new_3, args)
     for name, (call, call_args) in systems.items():
         try:
             if name in ("cuvil", "cuvil_parallel", "numba", "numba_parallel", "torch_compile"):
@@ -131,7 +149,7 @@ def measure(kernel: str, repeat: int, with_compile: bool) -> dict[str, Any]:
         except Exception as exc:  # noqa: BLE001 (a peer that cannot compile this code is a finding)
             row["notes"].append(f"{name}: {type(exc).__name__}: {str(exc).splitlines()[0][:100]}")
             continue
-        if name != "floor":
+        if not name.startswith("floor"):
             wrong = _check(name, result, expected)
             if wrong:
                 row["notes"].append(f"mismatch {wrong}")
@@ -145,19 +163,21 @@ def report(results: dict[str, Any]) -> str:
     lines = ["# Lowered NumPy code: Cuvil against the peers", "",
              f"Machine: {results['machine']}; {results['threads']} threads; medians of {results['repeat']}; "
              "`python bench/lowering.py`.", "",
-             "| kernel | system | ms | peer / cuvil (serial) | peer / cuvil (parallel) | × floor | compile s |",
-             "|---|---|---|---|---|---|---|"]
+             "| kernel | system | ms | peer / cuvil (serial) | peer / cuvil (parallel) | × floor | "
+             "× floor with a new output | compile s |",
+             "|---|---|---|---|---|---|---|---|"]
     for row in results["rows"]:
         ms = row["ms"]
         for name, value in ms.items():
             serial = f"{value / ms['cuvil']:.2f}" if "cuvil" in ms else "-"
             parallel = f"{value / ms['cuvil_parallel']:.2f}" if "cuvil_parallel" in ms else "-"
             floor = f"{value / ms['floor']:.2f}" if "floor" in ms else "-"
+            floor_new = f"{value / ms['floor_new']:.2f}" if "floor_new" in ms else "-"
             compile_s = f"{row['compile_s'][name]:.2f}" if name in row["compile_s"] else ""
             lines.append(f"| {row['kernel']} | {name} | {value:.2f} | {serial} | {parallel} | {floor} | "
-                         f"{compile_s} |")
+                         f"{floor_new} | {compile_s} |")
         for note in row["notes"]:
-            lines.append(f"| {row['kernel']} | note | {note} | | | | |")
+            lines.append(f"| {row['kernel']} | note | {note} | | | | | |")
     return "\n".join(lines) + "\n"
 
 
