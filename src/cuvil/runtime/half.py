@@ -139,43 +139,49 @@ def _widen_bf16_i32(typingctx, h):
 F16C = bool(llvm.get_host_cpu_features().get("f16c"))
 
 
+def _i32(value: int) -> ir.Constant:
+    return ir.Constant(ir.IntType(32), value)
+
+
+# F16C's conversions with NumPy's NaN bits, in 32-bit integer operations (int64 ones, as Numba types the bit
+# arithmetic written in Python, halve the lanes per vector instruction: a float16 copy loop measured 0.54 ns per
+# element against bf16's 0.13).
 @intrinsic
-def _fpext_half(typingctx, h):
+def _hw_f16_to_f32(typingctx, h):
+    """The float32 equal to the half with bits `h`: `fpext`, or for a NaN its payload kept (F16C quiets it)."""
     if h != types.uint16:
         return None
 
     def codegen(context, builder, signature, args):
-        return builder.fpext(builder.bitcast(args[0], ir.HalfType()), ir.FloatType())
+        value = builder.fpext(builder.bitcast(args[0], ir.HalfType()), ir.FloatType())
+        b = builder.zext(args[0], ir.IntType(32))
+        sign = builder.shl(builder.and_(b, _i32(0x8000)), _i32(16))
+        payload = builder.shl(builder.and_(b, _i32(0x03FF)), _i32(13))
+        nan = builder.bitcast(builder.or_(builder.or_(sign, _i32(0x7F800000)), payload), ir.FloatType())
+        is_nan = builder.icmp_unsigned(">", builder.and_(b, _i32(0x7FFF)), _i32(0x7C00))
+        return builder.select(is_nan, nan, value)
 
     return types.float32(types.uint16), codegen
 
 
 @intrinsic
-def _fptrunc_half(typingctx, x):
+def _hw_f32_to_f16(typingctx, x):
+    """The half bits nearest to the float32 `x`: `fptrunc` (ties to even), or for a NaN NumPy's bits: the top
+    payload bits kept, and at least one set (a payload only in the dropped bits is still a NaN)."""
     if x != types.float32:
         return None
 
     def codegen(context, builder, signature, args):
-        return builder.bitcast(builder.fptrunc(args[0], ir.HalfType()), ir.IntType(16))
+        i16 = ir.IntType(16)
+        bits = builder.bitcast(builder.fptrunc(args[0], ir.HalfType()), i16)
+        u = builder.bitcast(args[0], ir.IntType(32))
+        nan = builder.or_(_i32(0x7C00), builder.and_(builder.lshr(u, _i32(13)), _i32(0x3FF)))
+        empty = builder.zext(builder.icmp_unsigned("==", nan, _i32(0x7C00)), ir.IntType(32))
+        nan = builder.or_(builder.or_(builder.and_(builder.lshr(u, _i32(16)), _i32(0x8000)), nan), empty)
+        is_nan = builder.icmp_unsigned(">", builder.and_(u, _i32(0x7FFFFFFF)), _i32(0x7F800000))
+        return builder.select(is_nan, builder.trunc(nan, i16), bits)
 
     return types.uint16(types.float32), codegen
-
-
-@register_jitable(**_JIT)
-def _hw_f16_to_f32(h):
-    value = _fpext_half(np.uint16(h))
-    b = np.int64(h)
-    nan = np.uint32(((b & 0x8000) << 16) | 0x7F800000 | ((b & 0x03FF) << 13)).view(np.float32)  # payload kept
-    return nan if (b & 0x7FFF) > 0x7C00 else value
-
-
-@register_jitable(**_JIT)
-def _hw_f32_to_f16(x):
-    bits = _fptrunc_half(np.float32(x))
-    u = np.int64(np.float32(x).view(np.uint32))
-    nan = 0x7C00 | ((u >> 13) & 0x3FF)
-    nan = ((u >> 16) & 0x8000) | nan | (nan == 0x7C00)
-    return np.uint16(nan) if (u & 0x7FFFFFFF) > 0x7F800000 else bits
 
 
 def f16_to_f32(h):
@@ -222,7 +228,7 @@ def round_bf16(x):
 @overload(f16, jit_options=_JIT)
 def _f16(x):
     if x == types.float32:
-        return (lambda x: _hw_f32_to_f16(x)) if F16C else (lambda x: _f32_to_f16(x))
+        return (lambda x: _hw_f32_to_f16(np.float32(x))) if F16C else (lambda x: _f32_to_f16(x))
     if isinstance(x, types.Float | types.Integer | types.Boolean):
         return lambda x: _f64_to_f16(np.float64(x))
     return None
