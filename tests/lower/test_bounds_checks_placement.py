@@ -121,3 +121,26 @@ def test_a_stop_read_from_an_array_is_not_evaluated_again_before_the_loop():
     assert _counts(fn) == "2 index checks, 0 hoisted out of loops, 0 proved in bounds and removed"
     with pytest.raises(IndexError, match="index 3 is out of bounds for axis 0 with size 3"):
         fn(np.array([1, 2, 3]), 3, X)
+
+
+def bump(c):
+    c[0] += 1
+    return c[0]
+
+
+def sum_up_to_a_bump(x, c):
+    s = 0.0
+    for i in range(bump(c)):
+        s += x[i]
+    return s
+
+
+def test_a_stop_that_calls_a_function_is_evaluated_once():
+    """`range(bump(c))`: only arithmetic counts as cheap to evaluate again; a call may have effects (here it
+    counts its calls in `c`), so x[i] keeps its check and `bump` runs once per loop, as in Python."""
+    fn = cuvil.jit(sum_up_to_a_bump, dynamic=True)
+    for start in (2, 3):  # a first call, a guard hit
+        c, c_py = np.array([start]), np.array([start])
+        assert fn(X, c) == sum_up_to_a_bump(X, c_py)
+        assert c.tolist() == c_py.tolist() == [start + 1]
+    assert _counts(fn) == "1 index checks, 0 hoisted out of loops, 0 proved in bounds and removed"
