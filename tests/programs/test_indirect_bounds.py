@@ -29,6 +29,12 @@ def gather_sum(a, idx, start, out):
     return out
 
 
+def backwards(a, idx, out):
+    for i in range(len(idx) - 1, -1, -1):
+        out[i] = a[idx[i]]
+    return out
+
+
 def gather_rows(m, idx, out):
     for i in range(len(idx)):
         for j in range(m.shape[1]):
@@ -44,7 +50,7 @@ def until_negative(a, idx, out):
     return out
 
 
-JITTED = {f: cuvil.jit(f, dynamic=True) for f in (gather, scatter, gather_sum, gather_rows, until_negative)}
+JITTED = {f: cuvil.jit(f, dynamic=True) for f in (gather, scatter, gather_sum, backwards, gather_rows, until_negative)}
 
 
 def _outcome(fn, make):
@@ -83,6 +89,9 @@ def test_indirect_indices_read_and_write_as_python(size, values, start):
         _same(gather_sum, lambda x=x: (x, idx, start, np.zeros(1, x.dtype)))
         _same(until_negative, lambda x=x: (x, idx, np.zeros(1, x.dtype)))
     _same(gather, lambda: (a, idx.astype(np.int32), np.zeros(len(idx))))
+    _same(backwards, lambda: (a, idx, np.zeros(len(idx))))
+    if min(values, default=0) >= 0:
+        _same(gather, lambda: (a, idx.astype(np.uint32), np.zeros(len(idx))))
     _same(gather_rows, lambda: (np.arange(size * 2.0).reshape(size, 2), idx, np.zeros((len(idx), 2))))
 
 
