@@ -1,9 +1,8 @@
 """A function compiled for NumPy arrays, then called with GPU arrays that only `__cuda_array_interface__` or
 DLPack describe (CuPy's, torch's CUDA tensors, JAX's): the call is a guard miss and must compile a variant for
-them. Today the guard check of the NumPy variant asks `numba.typeof` of the GPU array for its miss reason
-(runtime/guards.py `_type_failure`), which raises Numba's "ValueError: Cannot determine Numba type of
-<class …>" to the user. Called with the GPU arrays first, the same function works (test_interface_inputs.py).
-Strict xfail: runtime/guards.py is the "runtime" engineer's; it reports the fix."""
+them. The guard check of the NumPy variant used to ask `numba.typeof` of the GPU array for its miss reason
+(runtime/guards.py `_type_failure`), which raised Numba's "ValueError: Cannot determine Numba type of
+<class …>" to the user; the reason now says it is a GPU array."""
 
 from __future__ import annotations
 
@@ -15,7 +14,6 @@ from tests.cuda.backing import DLPackOnly, Interface
 from tests.cuda.test_kernels import saxpy
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError, reason="runtime/guards.py _type_failure: numba.typeof")
 @pytest.mark.parametrize("kind", [Interface, DLPackOnly])
 def test_numpy_first_then_gpu_arrays_compiles_a_variant_for_them(kind):
     g = cuvil.jit(saxpy, target="cuda")

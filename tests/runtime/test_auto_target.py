@@ -84,3 +84,25 @@ def test_a_producer_that_cannot_say_where_it_lives_is_not_a_gpu_array():
 
     assert not guards.on_device(Broken(np.ones(3)))
     assert not guards.on_device(NoCapsule())
+
+
+def test_numpy_then_gpu_arrays_under_auto_is_a_miss_naming_the_gpu_array_then_each_variant_hits():
+    """The host variant's guard check names a GPU array in its reason (it asked numba.typeof before, whose
+    ValueError reached the user); each kind then finds its own variant again."""
+    g = cuvil.jit(saxpy, target="auto")
+    x, y = np.arange(6.0), np.ones(6)
+    expected = saxpy(2.0, x, y, np.zeros(6))
+    assert_same(expected, g(2.0, x, y, np.zeros(6)))  # first call: the CPU
+    for _ in range(2):  # guard miss, then hit
+        out = DLPackOnly(np.zeros(6))
+        assert g(2.0, DLPackOnly(x), DLPackOnly(y), out) is out
+        assert_same(expected, out.read())
+    assert_same(expected, g(2.0, x, y, np.zeros(6)))  # the CPU variant again
+    assert [e.reason for e in g.compile_events] == [
+        "first call", "x: a GPU array, not array(float64, 1d, C) (guard of variant #1)"]
+    assert _targets(g) == ["cuda", "cpu"]
+
+
+def test_a_value_numba_cannot_type_gets_a_reason_not_numbas_error():
+    guard = guards.Guard(guards.arg_guards(["x"], [np.ones(3)]), {}, ())
+    assert guard.failure([object()]) == "x: object != array(float64, 1d, C)"

@@ -267,13 +267,18 @@ def _type_failure(spec: ArgGuard, value: object) -> str | None:
         if ordinal != spec.device:
             return f"{spec.name}: on CUDA device {ordinal}, not device {spec.device}"
         return f"{spec.name}: {now.decode()} != {spec.fingerprint.decode()}"
+    was = spec.numba_type
+    if on_device(value):  # a host variant, a GPU array now (which Numba's typeof cannot look at)
+        return f"{spec.name}: a GPU array, not {was}"
     try:
         if compute_fingerprint(value) == spec.fingerprint:  # type: ignore[arg-type]
             return _exact_failure(spec.numba_type, value, spec.name, spec.kind)
     except Exception:  # not a kind Numba knows: typeof below names it
         pass
-    now = numba.typeof(value)
-    was = spec.numba_type
+    try:
+        now = numba.typeof(value)
+    except Exception:  # nothing Numba can type: the user sees a reason, never Numba's ValueError
+        return f"{spec.name}: {type(value).__name__} != {was}"
     for attr in ("dtype", "ndim", "layout"):
         if hasattr(now, attr) and hasattr(was, attr) and getattr(now, attr) != getattr(was, attr):
             return f"{spec.name}.{attr}: {getattr(now, attr)} != {getattr(was, attr)}"
