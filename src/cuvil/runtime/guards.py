@@ -1,7 +1,8 @@
 """Guards: what a compiled variant assumed, checked on every call.
 
 A variant assumes, per argument, its exact Numba type (dtype, rank, layout, scalar kind: the fingerprint
-Numba's own dispatcher computes) and the size of each dim it specialized on; and every value it read from
+Numba's own dispatcher computes) and the size of each dim it specialized on that its code depends on (a static
+dim no statement reads is left out: codegen/specialize.read_dims); and every value it read from
 outside its arguments — globals, closure cells, module attributes, defaults, also those of its callees —
 is the one compiled in (runtime/global_guards.py). Numba dispatches on types only and freezes those values at
 its first compile, so without these checks a changed module constant would silently give stale results.
