@@ -159,6 +159,20 @@ def stage_table(results: dict) -> str:
     return "\n".join(lines)
 
 
+def _commit() -> str | None:
+    """The checkout's commit (with "+" when it has uncommitted changes), so a figure names the code it measured."""
+    import subprocess
+
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=HERE, capture_output=True, text=True,
+                              check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=HERE,
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return head + ("+" if dirty else "")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=2048)
@@ -187,6 +201,7 @@ def main() -> None:
               "load_average_1min": [load_before[0], os.getloadavg()[0]], "runs": args.runs, "calls": args.calls,
               "threads": torch.get_num_threads(),
               "torch": torch.__version__, "python": sys.version.split()[0], "machine": platform.machine(),
+              "commit": _commit(),
               "results": results}
     path = HERE / "dynamo.json"
     previous = json.loads(path.read_text()) if path.exists() else []
@@ -196,7 +211,7 @@ def main() -> None:
     print(stage_table(results))
     if args.background:
         print("cuvil fused after (s): " + ", ".join(f"{k} {r['cuvil_fused_after_s']:.2f}" for k, r in results.items()))
-    print(f"load average (1 min) before and after: {record['load_average_1min']}")
+    print(f"load average (1 min) before and after: {record['load_average_1min']}; commit {record['commit']}")
     print(f"caches: {root}")
 
 
