@@ -3,10 +3,7 @@ leaves out), in both forms the bench runs: float32 arrays (plain Python's form) 
 (`precision="bf16"`, torch bf16 tensors, arithmetic in float32).
 
 Hand count, n elements: `out[i] = a * x[i] + y[i]` is 2 FLOPs per element → 2n; reads x and y, writes out, each
-element once: float32 8n / 4n; bfloat16 (2-byte storage) 4n / 2n.
-
-The bf16 form fails today: inspect/cost.py sizes an array by `np.dtype(kind.dtype).itemsize`, and NumPy has no
-'bfloat16' (TypeError from cuvil.profile of any bf16 variant). Strict xfail: it reports the fix."""
+element once: float32 8n / 4n; bfloat16 (2-byte storage) 4n / 2n."""
 
 from __future__ import annotations
 
@@ -36,7 +33,6 @@ def test_float32_form_equals_the_hand_count(parallel):
     assert _counts(args, parallel) == (2 * N, 8 * N, 4 * N)
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError, reason="inspect/cost.py: np.dtype('bfloat16') is not a dtype")
 def test_bfloat16_storage_form_equals_the_hand_count():
     pytest.importorskip("torch")
     args = bf16_axpy.torch_args(*bf16_axpy.args(N / 10_000_000))

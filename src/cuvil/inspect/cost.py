@@ -41,6 +41,11 @@ ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, 
 _code = cst.Module([])
 
 
+def _itemsize(dtype: str) -> int:
+    """Bytes per element; bfloat16, which NumPy has no dtype for, is stored in two (runtime/half.py)."""
+    return 2 if dtype == "bfloat16" else np.dtype(dtype).itemsize
+
+
 @dataclasses.dataclass(frozen=True)
 class RegionCost:
     id: str
@@ -122,7 +127,7 @@ class _Model(Extents):
             if isinstance(kind, Array):
                 dims = [Poly.const(d) if d is not None else Poly.symbol(f"{name}.shape[{k}]")
                         for k, d in enumerate(shape or (None,) * kind.ndim)]
-                self.arrays[name] = (np.dtype(kind.dtype).itemsize, dims)
+                self.arrays[name] = (_itemsize(kind.dtype), dims)
             elif isinstance(kind, Scalar) and kind.dtype.startswith(("float", "complex")):
                 self.data.add(name)
         self.scan(plan)
@@ -138,7 +143,7 @@ class _Model(Extents):
         for region in plan.walk():
             if isinstance(region, Alloc):
                 kind = "empty" if "empty" in _code.code_for_node(region.statement) else "filled"
-                self.arrays[region.name] = (np.dtype(region.dtype).itemsize if region.dtype != "?" else 8,
+                self.arrays[region.name] = (_itemsize(region.dtype) if region.dtype != "?" else 8,
                                             self.shape(cst.parse_expression(region.shape)))
                 self.env[region.name] = kind
         for name, values in assigned.items():
