@@ -23,6 +23,7 @@ import re
 import shutil
 import sys
 import types
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -243,7 +244,9 @@ def _same_code(generated: Any, fn: types.FunctionType, options: Options, spec: A
     from ..compiler import generate
 
     try:
-        other = generate(fn, options, dataclasses.replace(spec, shapes=shapes))
+        with warnings.catch_warnings():  # the user saw this function's warnings once, from the real generation
+            warnings.simplefilter("ignore")
+            other = generate(fn, options, dataclasses.replace(spec, shapes=shapes))
     except Exception:  # refused or failed with those dims dynamic: the static ones are needed
         return False
     for stage, seconds in other.seconds.items():
