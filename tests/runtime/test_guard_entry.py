@@ -9,9 +9,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from cuvil.analysis.types import of_argument
+from cuvil.analysis.types import Array, of_argument
 from cuvil.runtime.adapters import Half
-from cuvil.runtime.guards import MISS, Guard, arg_guards, global_guards, scalar_class
+from cuvil.runtime.guards import MISS, Guard, arg_guards, device_fingerprint, global_guards, scalar_class
 from tests.helpers import define
 
 
@@ -65,6 +65,55 @@ def test_a_gpu_array_passes_its_own_guard():
     assert enter((_DeviceArray(),)) == "ran"
     assert enter((_DeviceArray(typestr="<f8"),)) is MISS
     assert guard.failure([np.zeros(4, np.float32)]) == "d: ndarray is not a GPU array"
+
+
+def test_a_half_array_of_another_rank_misses():
+    guard = _guard(["h"], [Half(np.zeros(6, np.uint16), "float16", None)])
+    other = Half(np.zeros((2, 3), np.uint16), "float16", None)
+    assert guard.entry(lambda bits: bits)((other,)) is MISS
+    assert guard.failure([other]) == "h: float16[2d] != float16[1d]"
+
+
+class _Node:
+    """An attribute holder: a numba device array's `gpu_data.context.device.id`."""
+
+
+class _NumbaDeviceArray(_DeviceArray):
+    """A numba device array as the guard reads one: its own interface, and its device through its context."""
+
+    def __init__(self, device: int):
+        super().__init__()
+        self.gpu_data = _Node()
+        self.gpu_data.context = _Node()
+        self.gpu_data.context.device = _Node()
+        self.gpu_data.context.device.id = device
+
+
+_NumbaDeviceArray.__module__ = "numba.cuda.cudadrv.devicearray"  # what runtime/cuda_arrays.py looks at
+
+
+def test_a_gpu_array_is_guarded_by_its_device():
+    guard = _guard(["d"], [_NumbaDeviceArray(1)])
+    spec = guard.args[0]
+    assert (spec.device, spec.kind, spec.shape) == (1, Array("float32", 1), (4,))
+    assert guard.items() == ["d: array(float32, 1d, C) on CUDA device 1"]
+    assert guard.failure([_NumbaDeviceArray(1)]) is None
+    assert guard.failure([_NumbaDeviceArray(0)]) == "d: on CUDA device 0, not device 1"
+    assert _guard(["d"], [_DeviceArray()]).items() == ["d: array(float32, 1d, C) on the GPU"]
+
+
+def _strided(shape, strides) -> _DeviceArray:
+    array = _DeviceArray()
+    array.__cuda_array_interface__.update(shape=shape, strides=strides)
+    return array
+
+
+def test_a_gpu_array_that_states_c_contiguous_strides_is_contiguous():
+    contiguous = device_fingerprint(_strided((3, 4), None))
+    assert device_fingerprint(_strided((3, 4), (16, 4))) == contiguous
+    assert device_fingerprint(_strided((1, 4), (999, 4))) == contiguous  # a dim of 1 has any stride
+    assert device_fingerprint(_strided((3, 4), (4, 12))) != contiguous
+    assert device_fingerprint(_strided((3, 4), (32, 4))) != contiguous
 
 
 def test_a_changed_global_misses_the_entry():
