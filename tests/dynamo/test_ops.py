@@ -102,6 +102,20 @@ def test_bias_gelu_residual_any_shape(rows, cols, seed):
         torch.testing.assert_close(_compiled_bias_gelu(x, b, r), bias_gelu_residual(x, b, r), atol=1e-6, rtol=1e-5)
 
 
+def test_gelu_through_every_branch_of_erf_matches_eager():
+    """float32 GELU over [-8, 8] densely, so x / sqrt(2) crosses erf's branch at 1 and its clamp at 3.95 (where
+    float32's erf is 1), with -inf, NaN and both zeros: eager's values and dtype, NaN where eager's is NaN."""
+    x = torch.cat([torch.linspace(-8, 8, 8193), torch.tensor([-float("inf"), float("nan"), -0.0, 0.0])])
+    x = x.reshape(1, -1)
+    compiled = torch.compile(F.gelu, backend="cuvil", dynamic=False)
+    with torch.no_grad():
+        got, want = compiled(x), F.gelu(x)
+    assert got.dtype == want.dtype == torch.float32 and got.shape == want.shape
+    assert [f.ops for f in cd.explain().graphs[-1].fused] == [("gelu.default",)]
+    torch.testing.assert_close(got, want, atol=1e-6, rtol=2e-7, equal_nan=True)
+    assert torch.equal(torch.signbit(got[0, -2:]), torch.tensor([True, False]))  # gelu(-0) is -0
+
+
 def test_softmax_computes_exp_once_per_element():
     """The sum's loop keeps exp(x - max) in the output and the last loop divides it there (as torch does)."""
     compiled = torch.compile(lambda x: torch.softmax(x, -1), backend="cuvil")
