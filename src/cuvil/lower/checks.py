@@ -19,7 +19,7 @@ is not (the same latitude a parallel loop takes, codegen/parallel.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 import libcst as cst
 
@@ -158,13 +158,9 @@ class BoundsChecks(cst.CSTTransformer):
         result: cst.BaseStatement = updated
         if loop.unchecked:
             assert loop.range is not None
-            tests: list[cst.BaseExpression] = [cst.Call(cst.Name(self.intrinsic(MODULE, "within")), [
-                cst.Arg(source), *(cst.Arg(r) for r in loop.range), cst.Arg(_dim(array, axis))])
-                for source, array, axis in loop.indirect]
-            overlaps = self.intrinsic("cuvil.runtime.parallel", "overlaps")
-            tests += [cst.UnaryOperation(cst.Not(), cst.Call(cst.Name(overlaps), [cst.Arg(source), cst.Arg(w)]))
-                      for source in _unique(s for s, _, _ in loop.indirect) for w in loop.writes or ()]
-            result = with_origin(versioned(updated, loop.unchecked, tests), origin_of(original))
+            reads = [(source, _dim(array, axis)) for source, array, axis in loop.indirect]
+            result = with_origin(versioned(updated, loop.unchecked, loop.range, reads, loop.writes or [],
+                                           self.intrinsic), origin_of(original))
         if not loop.hoisted:
             return result
         assert loop.nonempty is not None
@@ -293,14 +289,6 @@ def _pure(node: cst.BaseExpression) -> bool:
         return _pure(node.value) and all(isinstance(e.slice, cst.Index) and isinstance(
             e.slice.value, cst.Name | cst.Integer) for e in node.slice)
     return False
-
-
-def _unique(nodes: Iterable[cst.Name]) -> list[cst.Name]:
-    found: list[cst.Name] = []
-    for node in nodes:
-        if not any(node.deep_equals(f) for f in found):
-            found.append(node)
-    return found
 
 
 def _paren(node: cst.BaseExpression) -> cst.BaseExpression:

@@ -18,7 +18,7 @@ with `idx` (tested at run time, as `np.may_share_memory` would: `idx` may be a v
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import libcst as cst
 
@@ -26,6 +26,7 @@ from ..analysis.type_rules import Types
 from ..analysis.types import Array
 
 _INTEGERS = ("int", "uint")
+MODULE = "cuvil.runtime.checks"
 
 
 def source_of(types: Types, index: cst.BaseExpression) -> tuple[cst.Name, str] | None:
@@ -100,11 +101,24 @@ class _Unchecked(cst.CSTTransformer):
         return updated.args[0].value if id(original) in self.calls else updated
 
 
-def versioned(loop: cst.For, calls: set[int], tests: Sequence[cst.BaseExpression]) -> cst.If:
-    """The loop as `if tests: <loop without the checks in calls> else: <loop>`."""
-    unchecked = loop.visit(_Unchecked(calls))
+def versioned(loop: cst.For, calls: set[int], span: Sequence[cst.BaseExpression],
+              reads: Sequence[tuple[cst.Name, cst.BaseExpression]], writes: Sequence[cst.Name],
+              intrinsic: Callable[[str, str], str]) -> cst.If:
+    """The loop as `if <tests>: <loop without the checks in calls> else: <loop>`: `reads` are (idx, the size its
+    values index) per indirect index, `span` the loop's (start, stop, step), `writes` what the loop writes."""
+    within = cst.Name(intrinsic(MODULE, "within"))
+    tests: list[cst.BaseExpression] = [
+        cst.Call(within, [cst.Arg(source), *(cst.Arg(r) for r in span), cst.Arg(size)]) for source, size in reads]
+    sources: list[cst.Name] = []
+    for source, _ in reads:
+        if not any(source.deep_equals(s) for s in sources):
+            sources.append(source)
+    overlaps = cst.Name(intrinsic("cuvil.runtime.parallel", "overlaps"))
+    tests += [cst.UnaryOperation(cst.Not(), cst.Call(overlaps, [cst.Arg(s), cst.Arg(w)]))
+              for s in sources for w in writes]
     test = tests[0]
     for more in tests[1:]:
         test = cst.BooleanOperation(test, cst.And(), more)
+    unchecked = loop.visit(_Unchecked(calls))
     assert isinstance(unchecked, cst.For)
     return cst.If(test, cst.IndentedBlock([unchecked]), orelse=cst.Else(cst.IndentedBlock([loop])))
