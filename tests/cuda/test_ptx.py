@@ -111,6 +111,9 @@ def test_every_generated_kernel_compiles_to_ptx_for_cc90(launches):
 
     bf = torch.ones(40, dtype=torch.bfloat16)
     cuvil.jit(test_kernels.saxpy, target="cuda", precision="bf16")(1.5, bf, bf, torch.zeros_like(bf))
+    from tests.cuda.test_collapse import SCALE  # two parallel axes as one grid (codegen/cuda_collapse.py)
+
+    cuvil.jit(SCALE, target="cuda")(np.ones((2, 3)), np.zeros((2, 3)), 2.0)
     from bench import gpu_bench  # bench/gpu_check.sh's GELU and softmax, as it launches them (float32)
 
     for fn, shape in ((gpu_bench.gelu, (64,)), (gpu_bench.softmax, (4, 16))):

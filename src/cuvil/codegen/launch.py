@@ -4,7 +4,8 @@ regions in order on device arrays, and the module that holds it with its kernels
     Alloc        → `name = _rt.empty(shape, dtype)` / `_rt.full(…)`: a device array, sized on the host
     ParallelNest → a grid-stride kernel, launched `_rt.launch(k, _rt.grid(n))(…)` (`k[config]`, or
                    cuvil.profile's timed launch while it times this call); its serial twin (arguments that
-                   overlap) is the same kernel on one thread; reductions come back through one-element cells
+                   overlap) is the same kernel on one thread; reductions come back through one-element cells;
+                   a nest of two parallel axes is one grid over both (codegen/cuda_collapse.py)
     Serial       → on the host when it touches no array element (scalars, shapes, checks that raise);
                    else a single-thread kernel (a PerformanceWarning names the lines) whose scalars come back
                    in cells
@@ -27,6 +28,7 @@ from ..normalize.names import Fresh, Rename, all_names, assigned_names
 from ..normalize.origins import origin_of, with_origin
 from .cuda import ATOMIC, Context, DeviceCode, Kernel, Stmts, assign, call, free_names, grid_kernel, serial_kernel
 from .cuda_checks import Failure
+from .cuda_collapse import collapse
 from .parallel import parallel_loop
 
 HOST = {"error_slots": "_error_slots", "first_error": "_first_error", "overlaps": "_overlaps",
@@ -146,6 +148,9 @@ class _Host:
     def launch_grid(self, loop: cst.For, nest: ParallelNest, serial: str | None,
                     around: Sequence[cst.BaseStatement]) -> Stmts:
         line = origin_of(loop)
+        flat = None if nest.reductions else collapse(loop, self.fresh)
+        if flat is not None:  # two parallel axes: one grid over both (codegen/cuda_collapse.py)
+            loop = flat[0]
         count = loop.iter.args[0].value  # type: ignore[attr-defined]
         errs = next((s.body[0].targets[0].target.value for s in around  # type: ignore[attr-defined]
                      if isinstance(s, cst.SimpleStatementLine)
@@ -172,7 +177,9 @@ class _Host:
         for (var, op, _), cell in zip(nest.reductions, cells):
             out.append(_stmt(f"{var} = _rt.combine({op!r}, {var}, _rt.read({cell}))", line))
         out += self.raise_recorded(own_errs, raises)
-        self.notes.append(f"{nest.id} {_where(nest.lines)}: grid kernel {name}, {config.replace('_rt.', '')}"
+        self.notes.append(f"{nest.id} {_where(nest.lines)}: grid kernel {name}"
+                          + (" over both axes of the nest" if flat is not None else "")
+                          + f", {config.replace('_rt.', '')}"
                           + (f", reduces {', '.join(f'{v} {o}' for v, o, _ in nest.reductions)} by atomics"
                              if nest.reductions else ""))
         return out
