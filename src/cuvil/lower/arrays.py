@@ -50,6 +50,8 @@ class Lowering:
         if not isinstance(stmt, cst.SimpleStatementLine) or id(stmt) not in self.shapes:
             return None
         small = stmt.body[0]
+        if isinstance(small, cst.AugAssign):
+            return self.augmented(stmt, small)
         value = small.value if isinstance(small, cst.Assign | cst.Return) else None
         if isinstance(value, cst.Tuple) and (isinstance(small, cst.Return) or (
                 isinstance(small, cst.Assign) and len(small.targets) == 1)):
@@ -85,6 +87,36 @@ class Lowering:
         assert isinstance(small, cst.Assign)
         return [*builder.nests, assign(small.targets[0].target, result, origin)]
 
+
+    def augmented(self, stmt: cst.SimpleStatementLine, small: cst.AugAssign) -> list[cst.BaseStatement | Nest] | None:
+        """`e /= e.sum(axis=1, keepdims=True)`: a value holding a reduction is lowered into a temporary first
+        (NumPy computes the whole value before it updates `e`, so this is its order), then `e /= _t`. Numba
+        has no `keepdims` and no `axis` on max and min, so left as written this would fail in Numba's typing.
+        Other updates stay as written: Numba runs `x += a * b` without a temporary."""
+        builder = _Statement(self, stmt, Evaluator(self.shapes[id(stmt)]))
+        value = small.value
+        if not any(builder.is_reduction(node) for node in _calls(value)):
+            return None
+        wrapper = value if isinstance(value, cst.Call) and len(value.args) == 2 \
+            and self.types.calls.effect(value).name.endswith(".inplace_value") else None
+        if wrapper is not None:  # `e -= inplace_value(e, v)` (operands that may overlap, compiler.py): lower v
+            value = wrapper.args[1].value
+        kind = self.types.of(value)
+        try:
+            if isinstance(kind, Array) and kind.ndim > 0:
+                result = builder.array(value, kind)
+            elif isinstance(kind, Scalar) and builder.is_reduction(value):
+                result = builder.reduction(value, kind)
+            else:
+                return None
+        except (NotLowered, Contradiction):
+            return None
+        for nest in builder.nests:
+            if isinstance(nest, Nest):
+                nest.sources.append(stmt)
+        if wrapper is not None:
+            result = wrapper.with_changes(args=[wrapper.args[0], wrapper.args[1].with_changes(value=result)])
+        return [*builder.nests, stmt.with_changes(body=[small.with_changes(value=result)])]
 
     def tuple(self, stmt: cst.SimpleStatementLine, small: cst.BaseSmallStatement,
               value: cst.Tuple) -> list[cst.BaseStatement | Nest] | None:
@@ -290,6 +322,17 @@ class _Statement:
         alloc = Alloc(out, tuple(out_dims), dtype, allocation, tuple(out_keys))
         return Nest(self.line, [*pre, *pieces.check, allocation], [alloc], variables[first],
                     cst.Name(extents[first]), keys[first], body, [], {out, *extents, *_bound(pre)}, result=out)
+
+
+def _calls(node: cst.CSTNode) -> list[cst.Call]:
+    found: list[cst.Call] = []
+
+    class Find(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            found.append(call)
+
+    node.visit(Find())
+    return found
 
 
 def _product(extents: list[str]) -> cst.BaseExpression:

@@ -24,7 +24,7 @@ import libcst as cst
 import numpy as np
 
 from ..analysis.type_rules import _OPERATORS, Types
-from ..analysis.types import Array, Refused, Scalar, Type, operand
+from ..analysis.types import Array, Refused, Scalar, Type, operand, ufunc_result
 from ..library import numpy as library
 from . import math
 
@@ -248,6 +248,11 @@ class Casts(cst.CSTTransformer):
         target = self.types.of(original.target)
         if ufunc is None or ufunc == "matmul":
             return updated
+        uncastable = self._uncastable(ufunc, target, original.value)
+        if uncastable is not None:  # NumPy computes the value, then refuses to store it; Numba's typing crashes
+            name = self.intrinsic("cuvil.runtime.elementwise", "numpy_refuses")
+            return cst.Expr(cst.Call(cst.Name(name), [cst.Arg(updated.value),
+                                                      cst.Arg(cst.SimpleString(repr(uncastable)))]))
         _, value = self._convert([original.target, original.value], [updated.target, updated.value], ufunc)
         if isinstance(target, Scalar) and isinstance(original.target, cst.Name) and _wraps(target):
             # `t op= v` on a narrow integer: `t = np.int8(t op v)`, which wraps as NumPy does
@@ -255,6 +260,19 @@ class Casts(cst.CSTTransformer):
             wrapped = self._call(binary, target.dtype, False)
             return cst.Assign([cst.AssignTarget(updated.target)], wrapped)
         return updated.with_changes(value=value)
+
+    def _uncastable(self, ufunc: str, target: Type, value: cst.BaseExpression) -> str | None:
+        """NumPy's message when `array op= value` computes a dtype that does not cast to the array's under the
+        in-place rule ('same_kind': `int_array /= 2.0`, `bool_array += 1`); None when it does or is unknown."""
+        if not isinstance(target, Array):
+            return None
+        result = ufunc_result(ufunc, [target, self.types.of(value)])
+        dtype = getattr(result, "dtype", None)
+        if not isinstance(result, Array | Scalar) or dtype is None or \
+                np.can_cast(np.dtype(dtype), np.dtype(target.dtype), "same_kind"):
+            return None
+        return (f"Cannot cast ufunc '{getattr(np, ufunc).__name__}' output from dtype('{np.dtype(dtype)}') to "
+                f"dtype('{np.dtype(target.dtype)}') with casting rule 'same_kind'")
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         effect = self.types.calls.effect(original)

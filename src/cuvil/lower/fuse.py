@@ -8,8 +8,9 @@ shares that result's memory. A row softmax
 
     m = np.max(x, axis=1, keepdims=True); e = np.exp(x - m); return e / np.sum(e, axis=1, keepdims=True)
 
-becomes one loop over rows doing a max pass, an exp-and-sum pass writing the output row, and a scaling pass
-over that row while it is still in cache — no temporary array at all.
+becomes one loop over rows doing a max pass, an exp pass writing the output row, a sum pass and a scaling pass
+over that row while it is still in cache — no temporary array at all. (Merging the exp and sum passes into one
+inner loop was measured no faster: 3.06 against 2.94 ms at one thread; the row is in L1 either way.)
 """
 
 from __future__ import annotations

@@ -1,0 +1,77 @@
+"""An in-place update whose value holds a reduction (`e /= e.sum(axis=1, keepdims=True)`, `e += np.max(e,
+axis=0)`): NumPy computes the whole value first, then updates `e`. It failed in Numba's typing (no `keepdims`,
+no `axis` on max) with Numba's message; lowered, it must be NumPy's answer — the updated array and the returned
+one, their dtype and shape, or NumPy's exception — on first call, guard hit and guard miss, with the value
+reading the array it updates and with a second argument that is the same array."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.lower.compare import arrays, differences, jitted, outcome
+
+UPDATES = {
+    "keepdims": "def keepdims(e):\n    e /= e.sum(axis=1, keepdims=True)\n    return e\n",
+    "axis_max": "def axis_max(e):\n    e += np.max(e, axis=0)\n    return e\n",
+    "mean_rows": "def mean_rows(e):\n    e -= e.mean(axis=-1, keepdims=True)\n    return e\n",
+    "whole": "def whole(e):\n    e *= np.sum(e)\n    return e\n",
+    "other": "def other(e, f):\n    e -= f.min(axis=1, keepdims=True) * 2\n    return e\n",
+}
+
+
+def _same_as_numpy(fn, *args):
+    """Both the result and every argument afterwards, as NumPy leaves them."""
+    mine = tuple(a.copy() for a in args)
+    theirs = tuple(a.copy() for a in args)
+    if len(args) == 2 and args[0] is args[1]:  # the same array twice
+        mine, theirs = (mine[0], mine[0]), (theirs[0], theirs[0])
+    expected, got = outcome(fn.py_func, *theirs), outcome(fn, *mine)
+    if expected[0] == "raise" or got[0] == "raise":
+        assert got == expected
+        return
+    assert not differences(expected[1], got[1], "result", reduced=theirs[0])
+    assert not differences(theirs, mine, "arguments", reduced=theirs[0])
+
+
+@pytest.mark.parametrize("name", sorted(UPDATES))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_update_with_a_reduction_is_numpys(name, dtype, data):
+    fn = jitted(UPDATES[name])
+    for rows, cols in ((3, 4), (3, 4), (data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6)))):
+        e = data.draw(arrays(dtype, (rows, cols), special=False))
+        if name == "other":
+            f = data.draw(arrays(dtype, (rows, data.draw(st.integers(1, 5))), special=False))
+            _same_as_numpy(fn, e, f)
+            _same_as_numpy(fn, e, e)  # the value reads the array being updated, through another name
+        else:
+            _same_as_numpy(fn, e)
+
+
+@pytest.mark.parametrize(("source", "dtype"), [
+    (UPDATES["keepdims"], "int64"),  # with a reduction: was Numba's "no keepdims"
+    ("def halve(e):\n    e /= 2.0\n    return e\n", "int32"),  # without: was an AttributeError in Numba's typing
+    ("def bump(e):\n    e += 1\n    return e\n", "bool"),
+])
+def test_a_value_that_does_not_cast_into_the_array_raises_numpys_type_error(source, dtype):
+    """NumPy raises its UFuncTypeError (a TypeError) with this message; Cuvil a TypeError with the same words,
+    and leaves the array as NumPy does (untouched)."""
+    fn = jitted(source)
+    for shape in ((2, 3), (2, 3), (4, 1)):
+        e = np.arange(np.prod(shape)).reshape(shape).astype(dtype)
+        with pytest.raises(TypeError) as numpy_error:
+            fn.py_func(e.copy())
+        with pytest.raises(TypeError) as cuvil_error:
+            fn(e)
+        assert str(cuvil_error.value) == str(numpy_error.value)
+        assert e.tolist() == np.arange(np.prod(shape)).reshape(shape).astype(dtype).tolist()
+
+
+def test_shapes_that_do_not_broadcast_raise_numpys_error_when_it_runs():
+    fn = jitted("def rows(e):\n    e += e.sum(axis=1)\n    return e\n")
+    for shape in ((20, 30), (30, 30), (20, 30)):  # dims past the static limit: known only when it runs
+        _same_as_numpy(fn, np.ones(shape))
