@@ -47,6 +47,8 @@ EQUIVALENT: dict[str, str] = {
     "cuvil.lower.checks.xǁ_Loopǁ__init____mutmut_7": "the only loop headers the checks see are `range(…)` (the "
                                                      "normalizer's) and the lowering's `prange(…)`, whose arguments "
                                                      "mean what range's do",
+    "cuvil.runtime.guards.x__exact_failure__mutmut_13": "the item's expression is brackets and digits only "
+                                                       "(`[0][1]`): stripping X as well changes nothing",
     "cuvil.lower.checks.x__simple__mutmut_40": "a tuple is never an int, so never a range's argument, an operand "
                                                "or a checked call's argument: the recursion is never reached",
 }

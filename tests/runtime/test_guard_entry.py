@@ -138,3 +138,14 @@ def test_only_numbers_get_a_class_test_in_place_of_the_fingerprint():
     for value, cls in ((1.5, float), (np.float64(1.5), np.float64), (3, int), (np.int32(3), np.int32)):
         numba_type = numba.typeof(value)
         assert scalar_class(numba_type, of_argument(value, numba_type)) is cls
+
+
+def test_what_the_fingerprint_misses_is_named_inside_tuples():
+    """A subclass, a NumPy float for a Python one, another byte order: Numba's fingerprint lets each through,
+    the guard names the item that differs."""
+    guard = _guard(["t"], [(np.zeros(3), 1.5)])
+    assert guard.failure([(np.zeros(3), 1.5)]) is None
+    assert guard.failure([(np.ma.zeros(3), 1.5)]) == "t[0]: MaskedArray is not ndarray"
+    assert guard.failure([(np.zeros(3), np.float64(1.5))]) == "t[1]: float64 is not float"
+    assert guard.failure([(np.zeros(3).astype(">f8"), 1.5)]) == "t[0].dtype: >f8 != <f8"
+    assert _guard(["x"], [np.zeros(3)]).failure([np.ma.zeros(3)]) == "x: MaskedArray is not ndarray"
