@@ -56,6 +56,8 @@ def test_update_with_a_reduction_is_numpys(name, dtype, data):
     (UPDATES["keepdims"], "int64"),  # with a reduction: was Numba's "no keepdims"
     ("def halve(e):\n    e /= 2.0\n    return e\n", "int32"),  # without: was an AttributeError in Numba's typing
     ("def bump(e):\n    e += 1\n    return e\n", "bool"),
+    ("def out(e):\n    np.add(e, 1.5, out=e)\n    return e\n", "int64"),  # was Numba's "can't resolve ufunc"
+    ("def out_row(e):\n    np.divide(e[0], 2, e[0])\n    return e\n", "int16"),
 ])
 def test_a_value_that_does_not_cast_into_the_array_raises_numpys_type_error(source, dtype):
     """NumPy raises its UFuncTypeError (a TypeError) with this message; Cuvil a TypeError with the same words,

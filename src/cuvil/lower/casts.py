@@ -248,7 +248,7 @@ class Casts(cst.CSTTransformer):
         target = self.types.of(original.target)
         if ufunc is None or ufunc == "matmul":
             return updated
-        uncastable = self._uncastable(ufunc, target, original.value)
+        uncastable = self._uncastable(ufunc, target, [target, self.types.of(original.value)])
         if uncastable is not None:  # NumPy computes the value, then refuses to store it; Numba's typing crashes
             name = self.intrinsic("cuvil.runtime.elementwise", "numpy_refuses")
             return cst.Expr(cst.Call(cst.Name(name), [cst.Arg(updated.value),
@@ -261,12 +261,13 @@ class Casts(cst.CSTTransformer):
             return cst.Assign([cst.AssignTarget(updated.target)], wrapped)
         return updated.with_changes(value=value)
 
-    def _uncastable(self, ufunc: str, target: Type, value: cst.BaseExpression) -> str | None:
-        """NumPy's message when `array op= value` computes a dtype that does not cast to the array's under the
-        in-place rule ('same_kind': `int_array /= 2.0`, `bool_array += 1`); None when it does or is unknown."""
+    def _uncastable(self, ufunc: str, target: Type, operands: list[Type]) -> str | None:
+        """NumPy's message when `array op= value` or `ufunc(..., out=array)` computes a dtype that does not cast
+        to the array's under the rule for outputs ('same_kind': `int_array /= 2.0`, `bool_array += 1`); None
+        when it does or is unknown."""
         if not isinstance(target, Array):
             return None
-        result = ufunc_result(ufunc, [target, self.types.of(value)])
+        result = ufunc_result(ufunc, operands)
         dtype = getattr(result, "dtype", None)
         if not isinstance(result, Array | Scalar) or dtype is None or \
                 np.can_cast(np.dtype(dtype), np.dtype(target.dtype), "same_kind"):
@@ -316,6 +317,13 @@ class Casts(cst.CSTTransformer):
             assert ufunc_name is not None
             originals = [a.value for a in original.args if a.keyword is None][: ufunc.nin]
             out = [a for a in updated.args if a.keyword is not None and a.keyword.value == "out"]
+            if len(originals) == ufunc.nin and len(original.args) == ufunc.nin + 1:
+                uncastable = self._uncastable(ufunc_name, self.types.of(original.args[-1].value),
+                                              [self.types.of(o) for o in originals])
+                if uncastable is not None:  # NumPy's refusal (Numba's typing finds no loop and says so)
+                    refuses = self.intrinsic("cuvil.runtime.elementwise", "numpy_refuses")
+                    return cst.Call(cst.Name(refuses), [cst.Arg(updated.args[-1].value),
+                                                        cst.Arg(cst.SimpleString(repr(uncastable)))])
             if out and len(positional) == ufunc.nin and len(updated.args) == ufunc.nin + 1:
                 # Numba takes a ufunc's output only by position
                 updated = updated.with_changes(args=[*positional, out[0].with_changes(
