@@ -4,11 +4,15 @@ which wraps negative values and raises NumPy's IndexError at the failing iterati
 
 from __future__ import annotations
 
+import itertools
+
+import numba
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cuvil
+from cuvil.runtime.checks import within
 
 
 def gather(a, idx, out):
@@ -134,3 +138,22 @@ def test_the_loop_is_copied_once_checked_once_not():
     unchecked = cuvil.jit(gather, boundscheck=False)
     unchecked(np.arange(3.0), np.array([0, 1]), np.zeros(2))
     assert "within(" not in unchecked.source("kernel")
+
+
+@numba.njit
+def _within(idx, start, stop, step, n):
+    return within(idx, start, stop, step, n)
+
+
+@settings(max_examples=15, deadline=None)
+@given(values=INDICES, n=st.integers(0, 6))
+def test_the_compiled_test_is_its_python_meaning(values, n):
+    """True only when every idx[v] of the range is in 0 … n-1 (and v inside idx, not crossing from negative
+    positions to non-negative ones); the loop's checked copy answers every other case. Every range over
+    -7 … 7 with steps ±1, ±2."""
+    idx = np.array(values, np.int64)
+    for start, stop, step in itertools.product(range(-7, 8), range(-7, 8), (-2, -1, 1, 2)):
+        expected = within(idx, start, stop, step, n)
+        assert _within(idx, start, stop, step, n) is expected, (start, stop, step)
+        if expected:
+            assert all(0 <= idx[v] < n for v in range(start, stop, step))
