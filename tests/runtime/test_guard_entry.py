@@ -11,7 +11,7 @@ import numpy as np
 
 from cuvil.analysis.types import Array, of_argument
 from cuvil.runtime.adapters import Half
-from cuvil.runtime.guards import MISS, Guard, arg_guards, device_fingerprint, global_guards, scalar_class
+from cuvil.runtime.guards import MISS, Guard, arg_guards, device_fingerprint, global_guards, on_device, scalar_class
 from tests.helpers import define
 
 
@@ -149,3 +149,31 @@ def test_what_the_fingerprint_misses_is_named_inside_tuples():
     assert guard.failure([(np.zeros(3), np.float64(1.5))]) == "t[1]: float64 is not float"
     assert guard.failure([(np.zeros(3).astype(">f8"), 1.5)]) == "t[0].dtype: >f8 != <f8"
     assert _guard(["x"], [np.zeros(3)]).failure([np.ma.zeros(3)]) == "x: MaskedArray is not ndarray"
+
+
+class _DLPack:
+    """A DLPack producer (JAX and others) that lives on the device type `kind` (2: CUDA, 1: the host)."""
+
+    def __init__(self, kind: int, export: bool = True):
+        self.kind = kind
+        if export:
+            self.__dlpack__ = lambda stream=None: None
+
+    def __dlpack_device__(self):
+        return (self.kind, 0)
+
+
+class FakeCUDAArray:
+    """The CUDA simulator's device array, by the name and module the guard knows it by."""
+
+
+FakeCUDAArray.__module__ = "numba.cuda.simulator.cudadrv.devicearray"
+
+
+def test_which_arguments_live_on_a_gpu():
+    assert on_device(_DeviceArray()) and on_device((1.0, _DeviceArray()))
+    assert on_device(_DLPack(2))
+    assert not on_device(_DLPack(1)) and not on_device(_DLPack(2, export=False))
+    assert on_device(FakeCUDAArray())
+    other = type("HostArray", (), {"__module__": FakeCUDAArray.__module__})
+    assert not on_device(other()) and not on_device(np.zeros(3)) and not on_device(None)
