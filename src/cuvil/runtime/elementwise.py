@@ -18,6 +18,8 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
+from .messages import raise_not_broadcast
+
 _NUMPY: Any = {"error_model": "numpy", "nogil": True}
 
 
@@ -162,11 +164,15 @@ def _broadcast_shape(shapes):
 
 
 def _fail_for(ranks):
-    parts = []
+    """NumPy's ValueError for these operand ranks, its message built by a cached function (runtime/messages.py:
+    built here, it cost every first compile over a second)."""
+    lines = ["def fail(shapes):", f"    dims = np.empty({sum(ranks)}, np.int64)"]
+    slot = 0
     for i, rank in enumerate(ranks):
-        dims = ' + "," + '.join(f"str(shapes[{i}][{k}])" for k in range(rank)) or '""'
-        parts.append(f'"(" + {dims} + "{"," if rank == 1 else ""}) "')
-    text = " + ".join(['"operands could not be broadcast together with shapes "', *parts])
-    env: dict[str, object] = {}
-    exec(f"def fail(shapes):\n    raise ValueError({text})\n", env)
+        for k in range(rank):
+            lines.append(f"    dims[{slot}] = shapes[{i}][{k}]")
+            slot += 1
+    lines.append(f"    raise_not_broadcast(dims, np.array({list(ranks)!r}, np.int64))")
+    env: dict[str, object] = {"np": np, "raise_not_broadcast": raise_not_broadcast}
+    exec("\n".join(lines), env)
     return numba.njit(nogil=True)(env["fail"])

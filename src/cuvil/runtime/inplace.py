@@ -20,6 +20,8 @@ import numpy as np
 from numba import types
 from numba.extending import overload, register_jitable
 
+from .messages import dims, raise_not_broadcast, raise_output_mismatch
+
 
 def inplace_value(target, value):  # the plain-Python meaning: NumPy does all this by itself
     return value
@@ -39,32 +41,6 @@ def _fits(target_shape, value_shape):
 
 
 @register_jitable
-def _text(shape):
-    """A shape as NumPy's messages print it: `(3,)`, `(4,1)`."""
-    text = "("
-    for k in range(len(shape)):
-        text += ("," if k else "") + str(shape[k])
-    return text + ("," if len(shape) == 1 else "") + ")"
-
-
-@register_jitable
-def _shape_message(target_shape, value_shape):
-    nt, nv = len(target_shape), len(value_shape)
-    n = max(nt, nv)
-    out = np.empty(n, np.intp)
-    for k in range(1, n + 1):
-        t = target_shape[nt - k] if k <= nt else 1
-        v = value_shape[nv - k] if k <= nv else 1
-        if t != v and t != 1 and v != 1:
-            target = _text(target_shape)
-            return "operands could not be broadcast together with shapes " + target + " " \
-                + _text(value_shape) + " " + target + " "
-        out[n - k] = v if t == 1 else t
-    return "non-broadcastable output operand with shape " + _text(target_shape) \
-        + " doesn't match the broadcast shape " + _text(out)
-
-
-@register_jitable
 def check_operands(a_shape, b_shape):
     """Raise NumPy's ValueError when two operands' shapes do not broadcast (Numba's own says "unable to
     broadcast argument 1 to output array" and names a file of ours)."""
@@ -72,8 +48,8 @@ def check_operands(a_shape, b_shape):
     for k in range(1, min(na, nb) + 1):
         x, y = a_shape[na - k], b_shape[nb - k]
         if x != y and x != 1 and y != 1:
-            raise ValueError("operands could not be broadcast together with shapes " + _text(a_shape) + " "
-                             + _text(b_shape) + " ")
+            raise_not_broadcast(np.concatenate((dims(a_shape), dims(b_shape))),
+                                np.array([len(a_shape), len(b_shape)], np.int64))
 
 
 @register_jitable
@@ -130,7 +106,7 @@ def _inplace_value(target, value):
 
     def impl(target, value):
         if not _fits(target.shape, value.shape):
-            raise ValueError(_shape_message(target.shape, value.shape))
+            raise_output_mismatch(dims(target.shape), dims(value.shape))
         if _overlaps(target, value) and not same_elements(target, value):
             return copy(value)
         return value
