@@ -41,6 +41,7 @@ os.environ.setdefault("CUVIL_CACHE_DIR", tempfile.mkdtemp(prefix="cuvil-bench-lo
 
 import cuvil  # noqa: E402
 from bench.cpu_vs_numba import _machine  # noqa: E402
+from cuvil.runtime.pages import advise  # noqa: E402
 
 KERNELS = ("gelu_np", "softmax_np", "chain3")
 WARM_S = 0.5
@@ -57,7 +58,7 @@ def _floor_1(x, out):
 
 @numba.njit(nogil=True, parallel=True)
 def _floor_new_1(x):  # the floor of a function that returns a new array: its output's pages are new each call
-    out = np.empty_like(x)
+    out = advise(np.empty_like(x))  # allocated as Cuvil's and NumPy's own large arrays are (huge pages)
     flat, dst = x.reshape(-1), out.reshape(-1)
     for i in numba.prange(flat.size):
         dst[i] = flat[i] * 2
@@ -66,7 +67,7 @@ def _floor_new_1(x):  # the floor of a function that returns a new array: its ou
 
 @numba.njit(nogil=True, parallel=True)
 def _floor_new_3(a, b, c):
-    out = np.empty_like(a)
+    out = advise(np.empty_like(a))
     for i in numba.prange(a.size):
         out[i] = (a[i] + b[i] + c[i]) * 2
     return out
