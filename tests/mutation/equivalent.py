@@ -49,6 +49,8 @@ EQUIVALENT: dict[str, str] = {
                                                      "mean what range's do",
     "cuvil.runtime.guards.x__exact_failure__mutmut_13": "the item's expression is brackets and digits only "
                                                        "(`[0][1]`): stripping X as well changes nothing",
+    "cuvil.runtime.guards.x_exact_items__mutmut_12": "an argument's kind mirrors its Numba type, and a BaseTuple's "
+                                                    "is always a Tuple (types.of_argument): the fallback never runs",
     "cuvil.lower.checks.x__simple__mutmut_40": "a tuple is never an int, so never a range's argument, an operand "
                                                "or a checked call's argument: the recursion is never reached",
 }

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import numba
 import numpy as np
+import pytest
 
 from cuvil.analysis.types import Array, of_argument
+from cuvil.errors import CuvilTypeError
 from cuvil.runtime.adapters import Half
 from cuvil.runtime.guards import MISS, Guard, arg_guards, device_fingerprint, global_guards, on_device, scalar_class
 from tests.helpers import define
@@ -177,3 +179,10 @@ def test_which_arguments_live_on_a_gpu():
     assert on_device(FakeCUDAArray())
     other = type("HostArray", (), {"__module__": FakeCUDAArray.__module__})
     assert not on_device(other()) and not on_device(np.zeros(3)) and not on_device(None)
+
+
+def test_an_argument_numba_cannot_type_is_refused_by_name():
+    with pytest.raises(CuvilTypeError) as caught:
+        arg_guards(["d"], [object()])
+    assert str(caught.value).startswith("argument 'd' is a object, which compiled code cannot take (")
+    assert caught.value.argument == "d"
