@@ -171,7 +171,7 @@ def _loop_ir(function, dtype, parallel=False):
 @pytest.mark.parametrize("key", ulp.FUNCTIONS, ids="-".join)
 def test_loop_vectorizes(key):
     """The loop body becomes vector arithmetic, with no call left: neither to libm nor to the kernel, which
-    would keep it scalar. (float32 tanh and erf compute in float64 vectors.)"""
+    would keep it scalar."""
     name, dtype = key
     ir = _loop_ir(getattr(vmath, lower_math.BOUNDS[key].function), dtype)
     assert max(_vector_multiplies(ir), default=0) >= 2, f"no vector multiply for {key}"

@@ -142,7 +142,7 @@ def _kernel(stub, dtype):
 
 @register_jitable(**_JIT)
 def _exp_core_f32(t):
-    """exp(t) for |t| <= 2 * TANH_CLAMP32 (tanh, erf): no special cases, 2**k one normal factor."""
+    """exp(t) for |t| <= 2 * TANH_CLAMP32 (tanh): no special cases, 2**k one normal factor."""
     kf = np.rint(t * C.LOG2E32)
     r = fma(kf, -C.LN2_LO32, fma(kf, -C.LN2_HI32, t))
     y = fma(r * r, horner(C.EXP32, r), r) + F32(1.0)
