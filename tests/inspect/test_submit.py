@@ -10,17 +10,9 @@ import numpy as np
 import pytest
 
 import cuvil
+from bench.submit import SOURCE as SPIN  # the bench's kernel: the test and the figure are of one loop
 from cuvil.runtime import pool
 from tests.helpers import define
-
-SPIN = """
-def spin(x, reps):
-    s = 0.0
-    for r in range(reps):
-        for i in range(x.shape[0]):
-            s += x[i] * 0.5 + 1.0
-    return s
-"""
 
 
 @pytest.fixture
