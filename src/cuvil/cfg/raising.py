@@ -23,6 +23,7 @@ import libcst as cst
 from ..library import numpy as library
 from ..normalize.origins import origin_of
 from .effects import Calls
+from .uses import calls_in
 
 
 @dataclasses.dataclass(frozen=True)
@@ -92,7 +93,7 @@ class _Checks:
     def pure(self, node: cst.BaseExpression, what: str) -> None:
         """`node` is evaluated again by a check: it must not call anything with an effect. A checked call
         (bounds, int, math) may appear: its own check comes first in the chain, so it cannot raise here."""
-        for call in _calls(node):
+        for call in calls_in(node):
             effect = self.calls.effect(call)
             checked = effect.raises in ("int", "domain") or (effect.name == _BOUNDS)
             if effect.writes or (effect.raises and not checked) or effect.ordered:
@@ -211,17 +212,6 @@ def _known_nonnegative(shape: cst.BaseExpression) -> bool:
         return True
     return isinstance(shape, cst.Subscript) and isinstance(shape.value, cst.Attribute) \
         and shape.value.attr.value == "shape"
-
-
-def _calls(node: cst.CSTNode) -> list[cst.Call]:
-    found: list[cst.Call] = []
-
-    class Find(cst.CSTVisitor):
-        def visit_Call(self, node: cst.Call) -> None:
-            found.append(node)
-
-    node.visit(Find())
-    return found
 
 
 def statement_checks(stmt: cst.BaseStatement, calls: Calls) -> list[Check]:

@@ -32,6 +32,18 @@ def reads_in(node: cst.CSTNode | None) -> list[cst.Name]:
     return visitor.names
 
 
+def calls_in(node: cst.CSTNode) -> list[cst.Call]:
+    """Every call in `node`, outermost first."""
+    found: list[cst.Call] = []
+
+    class Find(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            found.append(call)
+
+    node.visit(Find())
+    return found
+
+
 def _target_reads(target: cst.BaseExpression) -> list[cst.Name]:
     """A target reads what it indexes: `a[i] = v` reads a and i; `x = v` reads nothing."""
     if isinstance(target, cst.Name):

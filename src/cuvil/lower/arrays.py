@@ -30,7 +30,7 @@ from ..analysis.shape_eval import Evaluator, State
 from ..analysis.shape_rules import Contradiction
 from ..analysis.type_rules import Types
 from ..analysis.types import Array, Scalar, Type
-from ..cfg.uses import reads_in
+from ..cfg.uses import calls_in, reads_in
 from ..normalize.names import Fresh, assigned_names
 from ..normalize.origins import origin_of
 from .element import ELEMENTWISE_OPS, Element, NotLowered, dtype_attr
@@ -95,7 +95,7 @@ class Lowering:
         Other updates stay as written: Numba runs `x += a * b` without a temporary."""
         builder = _Statement(self, stmt, Evaluator(self.shapes[id(stmt)]))
         value = small.value
-        if not any(builder.is_reduction(node) for node in _calls(value)):
+        if not any(builder.is_reduction(node) for node in calls_in(value)):
             return None
         wrapper = value if isinstance(value, cst.Call) and len(value.args) == 2 \
             and self.types.calls.effect(value).name.endswith(".inplace_value") else None
@@ -322,17 +322,6 @@ class _Statement:
         alloc = Alloc(out, tuple(out_dims), dtype, allocation, tuple(out_keys))
         return Nest(self.line, [*pre, *pieces.check, allocation], [alloc], variables[first],
                     cst.Name(extents[first]), keys[first], body, [], {out, *extents, *_bound(pre)}, result=out)
-
-
-def _calls(node: cst.CSTNode) -> list[cst.Call]:
-    found: list[cst.Call] = []
-
-    class Find(cst.CSTVisitor):
-        def visit_Call(self, call: cst.Call) -> None:
-            found.append(call)
-
-    node.visit(Find())
-    return found
 
 
 def _product(extents: list[str]) -> cst.BaseExpression:
