@@ -77,3 +77,28 @@ def test_shapes_that_do_not_broadcast_raise_numpys_error_when_it_runs():
     fn = jitted("def rows(e):\n    e += e.sum(axis=1)\n    return e\n")
     for shape in ((20, 30), (30, 30), (20, 30)):  # dims past the static limit: known only when it runs
         _same_as_numpy(fn, np.ones(shape))
+
+
+TARGETS = ["bool", "int8", "uint8", "int32", "int64", "float32", "float64"]
+VALUES = {"1": None, "1.5": None, "v": "array"}  # a Python int, a Python float, an array of some dtype
+
+
+@settings(max_examples=25, deadline=None)
+@given(target=st.sampled_from(TARGETS), op=st.sampled_from(["+=", "-=", "*=", "/="]),
+       value=st.sampled_from(sorted(VALUES)), value_dtype=st.sampled_from(TARGETS))
+def test_in_place_casting_is_numpys_for_every_dtype_pair(target, op, value, value_dtype):
+    """The class of `int_array /= 2.0`: whether NumPy stores the value ('same_kind') or raises its TypeError
+    (subtracting bools raises for another reason, with NumPy's words too), over targets, operators and values;
+    first call, guard hit, guard miss."""
+    fn = jitted(f"def update(e, v):\n    e {op} {value}\n    return e\n")
+    for n in (3, 3, 5):
+        e = (np.arange(n) % 3).astype(target)
+        v = (np.arange(n) % 2 + 1).astype(value_dtype)
+        with np.errstate(all="ignore"):
+            expected = outcome(fn.py_func, e, v)
+        got = outcome(fn, e, v)
+        if expected[0] == "raise":
+            assert got[0] == "raise" and issubclass(got[1][0], TypeError) and issubclass(expected[1][0], TypeError)
+            assert got[1][1] == expected[1][1]
+        else:
+            assert got[0] == "value" and not differences(expected[1], got[1], "result")

@@ -263,11 +263,13 @@ class Casts(cst.CSTTransformer):
 
     def _uncastable(self, ufunc: str, target: Type, operands: list[Type]) -> str | None:
         """NumPy's message when `array op= value` or `ufunc(..., out=array)` computes a dtype that does not cast
-        to the array's under the rule for outputs ('same_kind': `int_array /= 2.0`, `bool_array += 1`); None
-        when it does or is unknown."""
+        to the array's under the rule for outputs ('same_kind': `int_array /= 2.0`, `bool_array += 1`), or has
+        no loop for the operands; None when it casts or is unknown."""
         if not isinstance(target, Array):
             return None
         result = ufunc_result(ufunc, operands)
+        if isinstance(result, Refused):  # no loop at all (`bool_array -= bool_array`): NumPy's own words
+            return result.message
         dtype = getattr(result, "dtype", None)
         if not isinstance(result, Array | Scalar) or dtype is None or \
                 np.can_cast(np.dtype(dtype), np.dtype(target.dtype), "same_kind"):
