@@ -140,8 +140,9 @@ class _Checks:
         effect = self.calls.effect(node)
         if effect.raises is None:
             return
-        if effect.name == _BOUNDS and len(node.args) == 3:  # lower/checks.py's index(i, n, axis)
-            index, size = node.args[0].value, node.args[1].value
+        positional = [a for a in node.args if a.keyword is None]  # not `at=<line>` (lower/located.py)
+        if effect.name == _BOUNDS and len(positional) == 3:  # lower/checks.py's index(i, n, axis)
+            index, size = positional[0].value, positional[1].value
             self.pure(index, "an index")
             outside = cst.BooleanOperation(
                 cst.Comparison(_paren(index), [cst.ComparisonTarget(cst.LessThan(), cst.UnaryOperation(
@@ -150,21 +151,21 @@ class _Checks:
             self.found.append(Check(_and(guard, outside), "IndexError", "", self.line, (index, size), node, index))
             return
         if effect.raises == "int":  # runtime/pyint.py: Python's int arithmetic
-            operands = [a.value for a in node.args]
+            operands = [a.value for a in positional]
             for operand in operands:
                 self.pure(operand, "an int operand")
             plain = library.OVERFLOWS[effect.name.rsplit(".", 1)[1]]
             names = dict(zip("ab", ("__a__", "__b__")))
             unchecked = _put(cst.parse_expression(plain.format(**names)),
                              {names[k]: _paren(o) for k, o in zip("ab", operands)})
-            test = node.with_changes(args=[*node.args, cst.Arg(cst.Name("True"))])  # add(a, b, True): overflows?
+            test = node.with_changes(args=[*positional, cst.Arg(cst.Name("True"))])  # add(a, b, True): overflows?
             self.found.append(Check(_and(guard, test), "OverflowError", _INT_MESSAGE, self.line, None, node,
                                     unchecked.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])))
             return
-        if effect.raises == "domain" and len(node.args) == 1:  # runtime/pymath.py: CPython's math errors
+        if effect.raises == "domain" and len(positional) == 1:  # runtime/pymath.py: CPython's math errors
             exception, message, when = library.DOMAINS[effect.name.rsplit(".", 1)[1]]
-            self.pure(node.args[0].value, "a math function's argument")
-            condition = _put(cst.parse_expression(when.format(x="__x__")), {"__x__": _paren(node.args[0].value)})
+            self.pure(positional[0].value, "a math function's argument")
+            condition = _put(cst.parse_expression(when.format(x="__x__")), {"__x__": _paren(positional[0].value)})
             self.add(guard, condition, exception, message)
             return
         if effect.raises == "empty" and effect.args:

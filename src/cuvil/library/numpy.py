@@ -66,6 +66,14 @@ DOMAINS = {
 # without its check, once the test is known false.
 OVERFLOWS = {"add": "{a} + {b}", "sub": "{a} - {b}", "mul": "{a} * {b}", "neg": "-{a}"}
 
+# The check helpers that take the user's line as `at=<line>` (lower/located.py) and raise with it, for the
+# dispatcher to raise their error at that line (runtime/where.py).
+LOCATED = frozenset({"cuvil.runtime.checks.index",
+                     *(f"cuvil.runtime.pymath.{n}" for n in DOMAINS),
+                     *(f"cuvil.runtime.pyint.{n}" for n in (*OVERFLOWS, "arm_checked", "power", "lshift", "floordiv",
+                                                            "absolute", "to_int", "round_int", "as_index",
+                                                            "py_floordiv", "py_mod", "py_truediv"))})
+
 UNKNOWN = Entry("<unknown>", writes=("*",), views=("*",), raises="opaque", ordered=True)
 """A call Cuvil knows nothing about; "*" stands for every array argument."""
 

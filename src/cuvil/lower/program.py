@@ -35,6 +35,7 @@ from .arrays import Lowering
 from .blocks import lower_arrays
 from .casts import Casts
 from .checks import BoundsChecks
+from .located import Located
 from .overflow import OverflowChecks
 from .plan import Plan, build_plan
 from .pyscalars import PythonScalars, wanted
@@ -167,6 +168,9 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
                 functions[name] = functions[name].visit(half.Values(  # type: ignore[assignment]
                     types, precision, numpy, intrinsic, program.filenames.get(name)))
         globals = program.globals()
+    if options.target == "cpu":  # the user's line for each check's helper, to raise its error at (last rewrite)
+        functions = {name: cst.ensure_type(fn.visit(Located(globals)), cst.FunctionDef)
+                     for name, fn in functions.items()}
     numbers = frozenset(p for p, kind in zip(params, args) if isinstance(kind, Scalar))
     ranks = {p: len(shape) for p, shape in zip(params, program.shapes) if shape is not None}
     with stage("analyze"):

@@ -13,22 +13,25 @@ import numpy as np
 from numba.extending import overload
 
 
-def index(i, n, axis):
+def index(i, n, axis, at=0):
     if i < -n or i >= n:
         raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
     return i
 
 
-@numba.njit("void(int64, int64, int64)", nogil=True, cache=True)
-def _out_of_bounds(i, n, axis):
-    raise IndexError("index " + str(i) + " is out of bounds for axis " + str(axis) + " with size " + str(n))
+@numba.njit("void(int64, int64, int64, int64)", nogil=True, cache=True)
+def _out_of_bounds(i, n, axis, at):
+    message = "index " + str(i) + " is out of bounds for axis " + str(axis) + " with size " + str(n)
+    if at:  # the user's line, for the dispatcher (runtime/where.py)
+        raise IndexError(message, at)
+    raise IndexError(message)
 
 
 @overload(index, inline="always", jit_options={"nogil": True})
-def _index(i, n, axis):
-    def impl(i, n, axis):
+def _index(i, n, axis, at=0):
+    def impl(i, n, axis, at=0):
         if i < -n or i >= n:
-            _out_of_bounds(np.int64(i), np.int64(n), np.int64(axis))
+            _out_of_bounds(np.int64(i), np.int64(n), np.int64(axis), np.int64(at))
         return i
 
     return impl

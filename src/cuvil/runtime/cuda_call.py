@@ -24,6 +24,7 @@ from numba import cuda
 from ..errors import CuvilError, CuvilTypeError
 from . import cuda_arrays, cuda_runtime
 from .cuda_arrays import to_host
+from .where import module_line, raise_at  # shared with the CPU target's errors
 
 
 def is_device_array(value: object) -> bool:
@@ -130,23 +131,8 @@ def _at_user_line(exc: Exception, path: str, line_map: Sequence[tuple[str, int] 
         from .diagnose import user_error
 
         return user_error(exc)
-    tb, line = exc.__traceback__, None
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename == path:
-            line = tb.tb_lineno
-        tb = tb.tb_next
+    line = module_line(exc, path)
     where = line_map[line - 1] if line is not None and 0 < line <= len(line_map) else None
     if where is None:
         return exc
     return raise_at(exc, *where)  # type: ignore[return-value]
-
-
-def raise_at(exc: BaseException, filename: str, line: int) -> BaseException:
-    """`exc`, its traceback ending at `filename:line` (the user's file, so tracebacks show their source)."""
-    exc.__traceback__ = None
-    code = compile("\n" * (line - 1) + "raise __cuvil_exception__", filename, "exec")
-    try:
-        exec(code, {"__cuvil_exception__": exc})  # noqa: S102 (our own one-line code)
-    except BaseException as raised:  # noqa: BLE001
-        return raised
-    return exc

@@ -20,7 +20,7 @@ from numba.core.errors import NumbaError
 from ..dims import declared
 from ..errors import CuvilError, CuvilTypeError, PerformanceWarning, RecompileWarning
 from ..options import Options, config
-from . import adapters, cache, cache_key, cache_markers, diagnose, entry, events, guards, mathlib, threads  # noqa: F401 (mathlib registers overloads)
+from . import adapters, cache, cache_key, cache_markers, diagnose, entry, events, guards, mathlib, threads, where  # noqa: F401 (mathlib registers overloads)
 from .context import current as current_context
 from .events import CompileEvent
 from .exact import ExactDispatcher
@@ -129,6 +129,8 @@ class Dispatcher(functools.partial):
             raise self._error(exc, args) from None
         except NotImplementedError as exc:
             raise self._runtime_error(exc, args) from None
+        except Exception as exc:  # noqa: BLE001 (re-raised: at the user's line when it came from their code)
+            raise self._located(exc) from None
 
     def _target(self, args: tuple[Any, ...]) -> str:
         """The target of this call: `auto` is cuda when an array argument lives on a GPU."""
@@ -152,6 +154,14 @@ class Dispatcher(functools.partial):
         if ran is None:
             return exc
         return diagnose.runtime_error(exc, ran.source, ran.meta.line_map)
+
+    def _located(self, exc: Exception) -> Exception:
+        """A run-time error of a compiled CPU variant (a check's, or the program's own raise), its traceback
+        ending at the user's line (runtime/where.py); any other exception as it is."""
+        if isinstance(exc, CuvilError):
+            return exc
+        return where.at_user_line(exc, diagnose.line_maps, (v.meta.line_map for v in self._variants),  # type: ignore[return-value]
+                                  self.py_func.__code__.co_filename)
 
     def _error(self, exc: Exception, args: tuple[Any, ...]) -> Exception:
         return self._named_argument(args) or diagnose.user_error(exc)

@@ -4,7 +4,9 @@ Numba would wrap around silently (issue 10 §2; lower/checks.py decides which op
 `add sub mul neg` compute with LLVM's `*.with.overflow` intrinsics (one flag, no division). `add(a, b, True)`
 only tests: the condition a parallel loop evaluates before the statement (cfg/raising.py). Not with wrapped
 arithmetic: Numba marks integer operations `nsw`, and LLVM folds `(a * b) // a != b` to False.
-The plain-Python functions are the meaning, for running without Numba.
+The plain-Python functions are the meaning, for running without Numba. `at` is the user's line the generated
+code passes (lower/located.py): the compiled helpers raise `Error(message, at)` with it, for the dispatcher to
+take off again and raise at that line (runtime/where.py).
 """
 
 from __future__ import annotations
@@ -26,19 +28,19 @@ def _fits(v: int) -> int:
     return v
 
 
-def add(a, b, test=False):
+def add(a, b, test=False, at=0):
     return not _MIN <= a + b <= _MAX if test else _fits(a + b)
 
 
-def sub(a, b, test=False):
+def sub(a, b, test=False, at=0):
     return not _MIN <= a - b <= _MAX if test else _fits(a - b)
 
 
-def mul(a, b, test=False):
+def mul(a, b, test=False, at=0):
     return not _MIN <= a * b <= _MAX if test else _fits(a * b)
 
 
-def neg(a, test=False):
+def neg(a, test=False, at=0):
     return a == _MIN if test else _fits(-a)
 
 
@@ -71,13 +73,15 @@ def _register(stub, op):
     compute = _OPS[op]
 
     @overload(stub, jit_options={"nogil": True}, inline="always")
-    def checked(a, b, test=False):
+    def checked(a, b, test=False, at=0):
         if isinstance(test, types.Boolean):
-            return lambda a, b, test=False: compute(a, b)[1]
+            return lambda a, b, test=False, at=0: compute(a, b)[1]
 
-        def impl(a, b, test=False):
+        def impl(a, b, test=False, at=0):
             value, overflow = compute(a, b)
             if overflow:
+                if at:
+                    raise OverflowError(MESSAGE, at)
                 raise OverflowError(MESSAGE)
             return value
 
@@ -93,31 +97,37 @@ _SUB = _OPS["sub"]
 
 
 @overload(neg, jit_options={"nogil": True}, inline="always")
-def _neg(a, test=False):
+def _neg(a, test=False, at=0):
     if isinstance(test, types.Boolean):
-        return lambda a, test=False: _SUB(0, a)[1]
+        return lambda a, test=False, at=0: _SUB(0, a)[1]
 
-    def impl(a, test=False):
+    def impl(a, test=False, at=0):
         value, overflow = _SUB(0, a)
         if overflow:
+            if at:
+                raise OverflowError(MESSAGE, at)
             raise OverflowError(MESSAGE)
         return value
 
     return impl
 
 
-def arm_checked(value, overflowed):
+def arm_checked(value, overflowed, at=0):
     """The value of a conditional expression whose checked arm was computed wrapped (lower/overflow_arms.py):
     `overflowed` when the arm taken did not fit."""
     if overflowed:
+        if at:
+            raise OverflowError(MESSAGE, at)
         raise OverflowError(MESSAGE)
     return value
 
 
 @overload(arm_checked, jit_options={"nogil": True}, inline="always")
-def _arm_checked(value, overflowed):
-    def impl(value, overflowed):
+def _arm_checked(value, overflowed, at=0):
+    def impl(value, overflowed, at=0):
         if overflowed:
+            if at:
+                raise OverflowError(MESSAGE, at)
             raise OverflowError(MESSAGE)
         return value
 
@@ -131,55 +141,69 @@ _NEGATIVE_POWER = "integer ** negative integer gives a float in Python; write fl
 _ZERO_POWER = "0.0 cannot be raised to a negative power"
 
 
-def power(a, b):
+def power(a, b, at=0):
     if b < 0:
         if a == 0:
+            if at:
+                raise ZeroDivisionError(_ZERO_POWER, at)
             raise ZeroDivisionError(_ZERO_POWER)
+        if at:
+            raise ValueError(_NEGATIVE_POWER, at)
         raise ValueError(_NEGATIVE_POWER)
     return _fits(a**b)
 
 
-def lshift(a, b):
+def lshift(a, b, at=0):
     if b < 0:
+        if at:
+            raise ValueError("negative shift count", at)
         raise ValueError("negative shift count")
     return _fits(a << b)
 
 
-def floordiv(a, b):
+def floordiv(a, b, at=0):
     return _fits(a // b)
 
 
-def absolute(a):
+def absolute(a, at=0):
     return _fits(abs(a))
 
 
-def to_int(x):
+def to_int(x, at=0):
     return _fits(int(x))
 
 
-def round_int(x):
+def round_int(x, at=0):
     return _fits(round(x))
 
 
 @overload(power, jit_options={"nogil": True})
-def _power(a, b):
+def _power(a, b, at=0):
     mul = _OPS["mul"]
 
-    def impl(a, b):
+    def impl(a, b, at=0):
         if b < 0:
             if a == 0:
+                if at:
+                    raise ZeroDivisionError(_ZERO_POWER, at)
                 raise ZeroDivisionError(_ZERO_POWER)
+            if at:
+                raise ValueError(_NEGATIVE_POWER, at)
             raise ValueError(_NEGATIVE_POWER)
         result, base, e = 1, a, b
         while e > 0:  # by squaring; a square that overflows means the result does (|a| >= 2)
             if e & 1:
                 result, over = mul(result, base)
                 if over:
+                    if at:
+                        raise OverflowError(MESSAGE, at)
                     raise OverflowError(MESSAGE)
             e >>= 1
             if e > 0:
                 base, over = mul(base, base)
                 if over:
+                    if at:
+                        raise OverflowError(MESSAGE, at)
                     raise OverflowError(MESSAGE)
         return result
 
@@ -187,16 +211,22 @@ def _power(a, b):
 
 
 @overload(lshift, jit_options={"nogil": True})
-def _lshift(a, b):
-    def impl(a, b):
+def _lshift(a, b, at=0):
+    def impl(a, b, at=0):
         if b < 0:
+            if at:
+                raise ValueError("negative shift count", at)
             raise ValueError("negative shift count")
         if a == 0:
             return 0
         if b > 63 or (b == 63 and a != -1):  # -1 << 63 is -2**63, the one 63-bit shift that fits
+            if at:
+                raise OverflowError(MESSAGE, at)
             raise OverflowError(MESSAGE)
         result = a << b
         if (result >> b) != a:
+            if at:
+                raise OverflowError(MESSAGE, at)
             raise OverflowError(MESSAGE)
         return result
 
@@ -204,11 +234,15 @@ def _lshift(a, b):
 
 
 @overload(floordiv, jit_options={"nogil": True}, inline="always")
-def _floordiv(a, b):
-    def impl(a, b):
+def _floordiv(a, b, at=0):
+    def impl(a, b, at=0):
         if b == 0:
+            if at:
+                raise ZeroDivisionError("integer division or modulo by zero", at)
             raise ZeroDivisionError("integer division or modulo by zero")  # CPython's words, not Numba's
         if b == -1 and a == _MIN:
+            if at:
+                raise OverflowError(MESSAGE, at)
             raise OverflowError(MESSAGE)
         return a // b
 
@@ -216,9 +250,11 @@ def _floordiv(a, b):
 
 
 @overload(absolute, jit_options={"nogil": True}, inline="always")
-def _absolute(a):
-    def impl(a):
+def _absolute(a, at=0):
+    def impl(a, at=0):
         if a == _MIN:
+            if at:
+                raise OverflowError(MESSAGE, at)
             raise OverflowError(MESSAGE)
         return abs(a)
 
@@ -229,38 +265,46 @@ _TOO_BIG = 9.223372036854775807e18  # 2**63 as a float: every float below it in 
 
 
 @register_jitable(nogil=True)
-def _checked_int(x):
+def _checked_int(x, at):
     if x != x:
+        if at:
+            raise ValueError("cannot convert float NaN to integer", at)
         raise ValueError("cannot convert float NaN to integer")
     if x == np.inf or x == -np.inf:
+        if at:
+            raise OverflowError("cannot convert float infinity to integer", at)
         raise OverflowError("cannot convert float infinity to integer")
     if not -_TOO_BIG <= x < _TOO_BIG:
+        if at:
+            raise OverflowError(MESSAGE, at)
         raise OverflowError(MESSAGE)
     return np.int64(x)
 
 
 @overload(to_int, jit_options={"nogil": True})
-def _to_int(x):
+def _to_int(x, at=0):
     if isinstance(x, types.Float):
-        return lambda x: _checked_int(x)
+        return lambda x, at=0: _checked_int(x, at)
     if isinstance(x, types.Integer) and not x.signed and x.bitwidth == 64:  # `.item()` of a uint64 array
-        def impl(x):
+        def impl(x, at=0):
             if x > np.uint64(_MAX):
+                if at:
+                    raise OverflowError(MESSAGE, at)
                 raise OverflowError(MESSAGE)
             return np.int64(x)
 
         return impl
-    return lambda x: int(x)
+    return lambda x, at=0: int(x)
 
 
 @overload(round_int, jit_options={"nogil": True})
-def _round_int(x):
+def _round_int(x, at=0):
     if isinstance(x, types.Float):
-        return lambda x: _checked_int(np.round(x))  # NumPy's round is half-to-even, as Python's round()
-    return lambda x: round(x)
+        return lambda x, at=0: _checked_int(np.round(x), at)  # NumPy's round is half-to-even, as Python's round()
+    return lambda x, at=0: round(x)
 
 
-def as_index(x):
+def as_index(x, at=0):
     """range()'s argument: a float is a TypeError in Python, where Numba truncates it (range(2.5): 0, 1)."""
     if isinstance(x, float):
         raise TypeError(f"'{type(x).__name__}' object cannot be interpreted as an integer")
@@ -268,15 +312,17 @@ def as_index(x):
 
 
 @overload(as_index, jit_options={"nogil": True})
-def _as_index(x):
+def _as_index(x, at=0):
     if isinstance(x, types.Float):
-        def impl(x):
+        def impl(x, at=0):
             if x == x or x != x:  # always; a bare raise would leave the function without an int type
+                if at:
+                    raise TypeError("'float' object cannot be interpreted as an integer", at)
                 raise TypeError("'float' object cannot be interpreted as an integer")
             return np.int64(0)
 
         return impl
-    return lambda x: x
+    return lambda x, at=0: x
 
 
 # CPython's ZeroDivisionError messages for Python numbers (lower/zerodivision.py), where Numba words its own
@@ -291,19 +337,19 @@ def _message(op: str, a, b) -> str:
     return _DIVISIONS[op][0 if integers else 1]
 
 
-def py_floordiv(a, b):
+def py_floordiv(a, b, at=0):
     if b == 0:
         raise ZeroDivisionError(_message("floordiv", a, b))
     return a // b
 
 
-def py_mod(a, b):
+def py_mod(a, b, at=0):
     if b == 0:
         raise ZeroDivisionError(_message("mod", a, b))
     return a % b
 
 
-def py_truediv(a, b):
+def py_truediv(a, b, at=0):
     if b == 0:
         raise ZeroDivisionError(_message("truediv", a, b))
     return a / b
@@ -314,11 +360,13 @@ def _integers(a, b) -> bool:
 
 
 @overload(py_floordiv, jit_options={"nogil": True}, inline="always")
-def _py_floordiv(a, b):
+def _py_floordiv(a, b, at=0):
     message = _DIVISIONS["floordiv"][0 if _integers(a, b) else 1]
 
-    def impl(a, b):
+    def impl(a, b, at=0):
         if b == 0:
+            if at:
+                raise ZeroDivisionError(message, at)
             raise ZeroDivisionError(message)
         return a // b
 
@@ -326,11 +374,13 @@ def _py_floordiv(a, b):
 
 
 @overload(py_mod, jit_options={"nogil": True}, inline="always")
-def _py_mod(a, b):
+def _py_mod(a, b, at=0):
     message = _DIVISIONS["mod"][0 if _integers(a, b) else 1]
 
-    def impl(a, b):
+    def impl(a, b, at=0):
         if b == 0:
+            if at:
+                raise ZeroDivisionError(message, at)
             raise ZeroDivisionError(message)
         return a % b
 
@@ -338,11 +388,13 @@ def _py_mod(a, b):
 
 
 @overload(py_truediv, jit_options={"nogil": True}, inline="always")
-def _py_truediv(a, b):
+def _py_truediv(a, b, at=0):
     message = _DIVISIONS["truediv"][0 if _integers(a, b) else 1]
 
-    def impl(a, b):
+    def impl(a, b, at=0):
         if b == 0:
+            if at:
+                raise ZeroDivisionError(message, at)
             raise ZeroDivisionError(message)
         return a / b
 

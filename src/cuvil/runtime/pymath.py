@@ -23,7 +23,7 @@ from ..library.numpy import DOMAINS
 def _stub(name: str):
     function = getattr(math, name)
 
-    def call(x):
+    def call(x, at=0):
         return function(x)
 
     call.__name__ = call.__qualname__ = name
@@ -44,10 +44,12 @@ def _register(stub, condition):
     message = DOMAINS[stub.__name__][1]
 
     @overload(stub, jit_options={"nogil": True})
-    def typed(x):
-        def impl(x):
+    def typed(x, at=0):
+        def impl(x, at=0):
             v = float(x)
             if fails(v):
+                if at:  # the user's line (lower/located.py), taken off again by runtime/where.py
+                    raise exception(message, at)
                 raise exception(message)
             return function(v)
 

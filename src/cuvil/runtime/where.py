@@ -1,0 +1,77 @@
+"""Where a run-time error of compiled code happened, as the user's file and line, and the exception re-raised
+there (CPU variants through the dispatcher, CUDA launchers through cuda_call.py).
+
+Numba gives a raised exception one synthesized frame: the `raise` statement's own place. For a `raise` the
+generated module holds (the user's own, or the one after a parallel loop that re-raises what an iteration
+recorded) that is a line of the module, read back through its line map. For a check's helper (runtime/checks.py,
+pyint.py, pymath.py) it is the helper's own line, so the generated code passes each helper the user's line as
+`at=<line>` (lower/located.py) and the helper's cold branch raises `Error(message, at)`: nothing is computed or
+stored on the hot path. Here that trailing line is taken off the exception's arguments again, and the user's
+file is the one the line map gives that line (the entry function's file when several would).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+Origin = tuple[str, int] | None
+_RUNTIME = os.path.dirname(os.path.abspath(__file__))  # the helpers' own files: a frame there is a helper's raise
+
+
+def raise_at(exc: BaseException, filename: str, line: int) -> BaseException:
+    """`exc`, its traceback ending at `filename:line` (the user's file, so tracebacks show their source)."""
+    exc.__traceback__ = None
+    code = compile("\n" * (line - 1) + "raise __cuvil_exception__", filename, "exec")
+    try:
+        exec(code, {"__cuvil_exception__": exc})  # noqa: S102 (our own one-line code)
+    except BaseException as raised:  # noqa: BLE001
+        return raised
+    return exc
+
+
+def module_line(exc: BaseException, path: str) -> int | None:
+    """The line of the module at `path` where `exc` was raised (its innermost frame there), if any."""
+    tb, line = exc.__traceback__, None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == path:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def at_user_line(exc: BaseException, modules: Mapping[str, Sequence[Origin]], own: Iterable[Sequence[Origin]],
+                 default: str) -> BaseException:
+    """`exc` from compiled CPU code, at the user's line; unchanged when it carries no place (an error of Numba's
+    own library code, say). `modules` are the generated modules' line maps by file name (diagnose.line_maps),
+    `own` the line maps of the function's variants, `default` its file."""
+    tb, found = exc.__traceback__, None
+    while tb is not None:  # a raise in a generated module itself: its innermost frame there
+        line_map = modules.get(os.path.basename(tb.tb_frame.f_code.co_filename))
+        if line_map is not None and 0 < tb.tb_lineno <= len(line_map) and line_map[tb.tb_lineno - 1] is not None:
+            found = line_map[tb.tb_lineno - 1]
+        tb = tb.tb_next
+    if found is not None:
+        return raise_at(exc, *found)
+    at = helper_line(exc)
+    if at is None:
+        return exc
+    files = {o[0] for line_map in own for o in line_map if o is not None and o[1] == at}
+    return raise_at(exc, default if default in files or len(files) != 1 else files.pop(), at)
+
+
+def helper_line(exc: BaseException) -> int | None:
+    """The user's line a check's helper was given (`Error(message, at)`), taken off `exc.args`."""
+    args = exc.args
+    if len(args) < 2 or type(args[-1]) is not int or args[-1] <= 0 or not _raised_in_runtime(exc):
+        return None
+    exc.args = args[:-1]
+    return args[-1]
+
+
+def _raised_in_runtime(exc: BaseException) -> bool:
+    tb: Any = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb is not None and os.path.dirname(os.path.abspath(tb.tb_frame.f_code.co_filename)) == _RUNTIME
