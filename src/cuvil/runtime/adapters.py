@@ -92,8 +92,8 @@ def _check_scalar(value: object, name: str) -> object:
     exact = type(value)
     if exact is int:
         if not _INT64[0] <= value <= _INT64[1]:  # type: ignore[operator]
-            raise CuvilTypeError(f"argument '{name}' is {value}, outside the 64-bit integers compiled code "
-                                 "computes Python ints in", argument=name)
+            raise OverflowError(f"argument '{name}' is {value}, outside int64: Python would keep it as a big int, "
+                                "compiled code computes Python ints in 64 bits; pass it as a float")  # issue 10 §2
         return value
     if exact in (bool, float, complex) or value is None:
         return value

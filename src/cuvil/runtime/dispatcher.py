@@ -166,11 +166,12 @@ class Dispatcher(functools.partial):
     def _error(self, exc: Exception, args: tuple[Any, ...]) -> Exception:
         return self._named_argument(args) or diagnose.user_error(exc)
 
-    def _named_argument(self, args: tuple[Any, ...]) -> CuvilTypeError | None:
-        """A bad argument is the likelier story behind a failure: the error naming it, if there is one."""
+    def _named_argument(self, args: tuple[Any, ...]) -> Exception | None:
+        """A bad argument is the likelier story behind a failure: the error naming it, if there is one (an
+        OverflowError for an int beyond int64, which Python would keep as a big int)."""
         try:
             adapters.prepare(args, self._names)
-        except CuvilTypeError as exc:
+        except (CuvilTypeError, OverflowError) as exc:
             return exc
         return None
 
