@@ -30,6 +30,7 @@ from ..errors import CuvilSyntaxError
 from ..normalize.names import Fresh, assigned_names
 from ..normalize.origins import origin_of, with_origin
 from .cuda_checks import Failure, SerialChecks
+from .cuda_jam import jam, jammable
 
 Stmts = list[cst.BaseStatement]
 BUILTINS = frozenset(dir(builtins))
@@ -209,7 +210,11 @@ def grid_kernel(name: str, loop: cst.For, count: cst.BaseExpression, reductions:
         tail += block_reduction(var, op, dtype, cell, fresh, ctx.numpy, line)
     rng = call("range", call("cuda.grid", cst.Integer("1")), count, call("cuda.gridsize", cst.Integer("1")))
     kernel_loop = loop.with_changes(iter=rng, body=loop.body.with_changes(body=body))
-    stmts = [*head, kernel_loop, *tail]
+    if jammable(body) and not device.raises:  # UNROLL iterations at once: loads in flight (codegen/cuda_jam.py)
+        keep = frozenset(var for var, _, _ in reductions)
+        stmts = [*head, *jam(kernel_loop, count, keep, fresh), *tail]
+    else:
+        stmts = [*head, kernel_loop, *tail]
     module = cst.Module(stmts)  # type: ignore[arg-type]
     bound = assigned_names(module) | {var for var, _, _ in reductions} | {k}
     params = free_names(stmts, ctx, bound)

@@ -57,7 +57,7 @@ FIXED = (
 )
 FIXED_NAMES = frozenset({"cuda", "_rt", "_error_slots", "_first_error", "_overlaps", "_self_overlaps",
                          "_record_error", "_math", "_np", "_error_value",
-                         "_record_error_values", "_ck", "_CACHE", "_view", "CUVIL_KERNELS"})
+                         "_record_error_values", "_ck", "_CACHE", "_view", "CUVIL_KERNELS", "_WARPS"})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -125,7 +125,8 @@ def cuda_module(entry: Unit, callees: list[Unit], names: Mapping[str, Binding],
              '# "# L<n>" at the end of a statement is its line in the user\'s source.',
              *FIXED, *sorted(imports), "",
              "_CACHE = _rt.disk_cache(__file__)  # numba-cuda's cache, in the entry" if cache
-             else "_CACHE = False  # cache=False: numba-cuda keeps no machine code either"]
+             else "_CACHE = False  # cache=False: numba-cuda keeps no machine code either",
+             "_WARPS = _rt.shuffles()  # block reductions by warp shuffles; the simulator has none"]
     constants = [f"{n} = {b.text}" for n, b in bound if isinstance(b, Literal)]
     lines += [""] + constants if constants else []
     lines += [f"# {n}: {b.what}, set by Cuvil before this module runs" for n, b in bound if isinstance(b, Injected)]

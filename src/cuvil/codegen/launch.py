@@ -29,6 +29,7 @@ from ..normalize.origins import origin_of, with_origin
 from .cuda import ATOMIC, Context, DeviceCode, Kernel, Stmts, assign, call, free_names, grid_kernel, serial_kernel
 from .cuda_checks import Failure
 from .cuda_collapse import collapse
+from .cuda_rows import row_kernel
 from .parallel import parallel_loop
 
 HOST = {"error_slots": "_error_slots", "first_error": "_first_error", "overlaps": "_overlaps",
@@ -163,8 +164,15 @@ class _Host:
             out.append(assign(extent, count, line))
             count = cst.Name(extent)
         name = self.kernel_name("k")
-        kernel, cells, identities, raises = grid_kernel(name, loop, count, nest.reductions, self.ctx, self.fresh,
-                                                        own_errs, RAISE_OFFSET)
+        rows = None if flat is not None or nest.reductions else row_kernel(
+            name, loop, count, self.ctx, self.fresh, own_errs, RAISE_OFFSET, self.scalar_dtype, self.apart(nest))
+        if rows is not None:  # a block per row, its threads along the row (codegen/cuda_rows.py)
+            kernel, raises, width, reduced = rows
+            cells: list[str] = []
+            identities: list[str] = []
+        else:
+            kernel, cells, identities, raises = grid_kernel(name, loop, count, nest.reductions, self.ctx,
+                                                            self.fresh, own_errs, RAISE_OFFSET)
         self.kernels.append(kernel)
         self.regions_of[name] = (nest.id, *(nest.lines or (0, 0)))
         if raises and errs is None:
@@ -173,16 +181,45 @@ class _Host:
             out.append(_stmt(f"{ident} = _rt.identity({op!r}, {dtype!r})", line))
             out.append(_stmt(f"{cell} = _rt.cell({ident})", line))
         config = f"_rt.grid({_code(count)}{', ' + serial if serial else ''})"
+        if rows is not None:
+            config = f"_rt.rows({_code(count)}, {width or 'None'}{', ' + serial if serial else ''})"
         out.append(_stmt(f"_rt.launch({name}, {config})({', '.join(kernel.params)})", line))
         for (var, op, _), cell in zip(nest.reductions, cells):
             out.append(_stmt(f"{var} = _rt.combine({op!r}, {var}, _rt.read({cell}))", line))
         out += self.raise_recorded(own_errs, raises)
+        if rows is not None:
+            self.notes.append(f"{nest.id} {_where(nest.lines)}: grid kernel {name}: block per row, "
+                              f"{'256 threads' if width is None else 'up to 256 threads'} along the row"
+                              + (f", reduces {', '.join(reduced)} across the block" if reduced else "")
+                              + f", {config.replace('_rt.', '')}")
+            return out
         self.notes.append(f"{nest.id} {_where(nest.lines)}: grid kernel {name}"
                           + (" over both axes of the nest" if flat is not None else "")
                           + f", {config.replace('_rt.', '')}"
                           + (f", reduces {', '.join(f'{v} {o}' for v, o, _ in nest.reductions)} by atomics"
                              if nest.reductions else ""))
         return out
+
+    def apart(self, nest: ParallelNest) -> Callable[[str, str], bool]:
+        """Whether two arrays of the nest never share memory: the launcher checks the pair before the parallel
+        launch (the serial twin runs when they do), or one is an array the function allocated (bound once) and
+        the other an argument or another such array."""
+        checked = {frozenset(pair) for pair in nest.decision.overlap}
+        made = self.allocated()
+        params = set(self.params)
+
+        def apart(a: str, b: str) -> bool:
+            return a != b and (frozenset((a, b)) in checked or (a in made and (b in made or b in params))
+                               or (b in made and a in params))
+
+        return apart
+
+    def allocated(self) -> set[str]:
+        counts: dict[str, int] = {}
+        for node in _assign_targets(flatten(self.plan)):
+            counts[node] = counts.get(node, 0) + 1
+        return {r.name for r in self.order if isinstance(r, Alloc) and counts.get(r.name) == 1
+                and r.name not in self.params}
 
     def raise_recorded(self, errs: str, raises: Sequence[Failure]) -> Stmts:
         """After a launch: the exception of the code its kernel recorded. A bounds check's message is
@@ -300,6 +337,26 @@ class _Host:
             if r.id != region.id:
                 names |= set(_names(_statements(r)))
         return names
+
+
+def _assign_targets(node: cst.CSTNode) -> list[str]:
+    """Every name bound in `node`, once per binding (a name bound twice is listed twice)."""
+    from ..normalize.names import bound_names
+
+    found: list[str] = []
+
+    class Find(cst.CSTVisitor):
+        def visit_AssignTarget(self, target: cst.AssignTarget) -> None:
+            found.extend(sorted(bound_names(target.target)))
+
+        def visit_AugAssign(self, aug: cst.AugAssign) -> None:
+            found.extend(sorted(bound_names(aug.target)))
+
+        def visit_For(self, loop: cst.For) -> None:
+            found.extend(sorted(bound_names(loop.target)))
+
+    node.visit(Find())
+    return found
 
 
 def _is_prange(stmt: cst.CSTNode) -> bool:

@@ -37,8 +37,9 @@ def simulator() -> bool:
 
 
 def require() -> None:
-    """A CuvilError (not a Numba traceback) when there is neither a CUDA device nor the simulator."""
-    if simulator() or _is_sim():
+    """A CuvilError (not a Numba traceback) when there is neither a CUDA device nor the simulator. Asked on
+    every call; the driver is asked until it has once said yes (a device does not go away in a process)."""
+    if _AVAILABLE or simulator() or _is_sim():
         return
     try:
         ok = cuda.is_available() and len(cuda.gpus) > 0
@@ -50,6 +51,10 @@ def require() -> None:
         raise CuvilError("target='cuda' needs a CUDA device, and this machine has no usable CUDA driver or "
                          "device; use target='cpu', or set NUMBA_ENABLE_CUDASIM=1 before importing numba to "
                          "simulate one")
+    _AVAILABLE.append(True)
+
+
+_AVAILABLE: list[bool] = []  # [True] once a device was found
 
 
 def kernel_sizes(names: dict[str, Any]) -> list[str]:
@@ -104,6 +109,22 @@ def grid(n: int, serial: bool = False) -> tuple[int, int]:
     n = max(int(n), 1)
     threads = BLOCK if n >= BLOCK else max(32, 1 << (n - 1).bit_length())
     return min(math.ceil(n / threads), max_blocks()), threads
+
+
+def rows(n: int, width: int | None = None, serial: bool = False) -> tuple[int, int]:
+    """(blocks, threads) of a block-per-row kernel (codegen/cuda_rows.py) over `n` rows of `width` elements
+    (None: not known on the host): a block per row, capped (the blocks stride over the rest); 256 threads, or
+    for shorter rows the power of two ≥ 32 that covers one (whole warps: the block reductions shuffle);
+    (1, 1) for the serial twin."""
+    if serial:
+        return 1, 1
+    threads = BLOCK if width is None or width >= BLOCK else max(32, 1 << (max(int(width), 1) - 1).bit_length())
+    return min(max(int(n), 1), max_blocks()), threads
+
+
+def shuffles() -> bool:
+    """Whether kernels may use warp shuffles: on a GPU, not on the simulator (which has none)."""
+    return not (simulator() or _is_sim())
 
 
 # While cuvil.profile times a call: how that call launches a kernel (inspect/cuda_profile.py). A context
