@@ -269,12 +269,33 @@ def self_overlaps(a: Any) -> bool:
 
 # -- allocations: host-side device arrays, sized from the shapes the launcher computes ----------------------
 
+# While a call runs on another library's GPU arrays: how it allocates (runtime/cuda_call.py), so that new
+# arrays come from that library's caching allocator — numba's device_array is a cudaMalloc, and its release a
+# cudaFree that waits for the device, per call.
+_ALLOCATE: ContextVar[Callable[[tuple[int, ...], np.dtype], Any] | None] = ContextVar("cuvil_cuda_allocate",
+                                                                                    default=None)
+
+
+@contextlib.contextmanager
+def allocating(allocate: Callable[[tuple[int, ...], np.dtype], Any] | None) -> Iterator[None]:
+    """Inside the block, `empty` and `full` of this thread (context) allocate through `allocate`."""
+    token = _ALLOCATE.set(allocate)
+    try:
+        yield
+    finally:
+        _ALLOCATE.reset(token)
+
+
 def empty(shape: Any, dtype: Any) -> Any:
-    return cuda.device_array(_shape(shape), dtype=np.dtype(dtype))
+    dims, dt = _shape(shape), np.dtype(dtype)
+    allocate = _ALLOCATE.get()
+    if allocate is not None and 0 not in dims:
+        return allocate(dims, dt)
+    return cuda.device_array(dims, dtype=dt)
 
 
 def full(shape: Any, value: Any, dtype: Any) -> Any:
-    out = cuda.device_array(_shape(shape), dtype=np.dtype(dtype))
+    out = empty(shape, dtype)
     if out.size:
         _fill(out.reshape(out.size), np.dtype(dtype).type(value))
     return out
