@@ -87,3 +87,38 @@ def test_numpy_scalars_keep_numpys_answer():
         expected = floordiv(np.float64(1.0), np.float64(0.0))
         got = cuvil.jit(floordiv)(np.float64(1.0), np.float64(0.0))
     assert got == expected == np.inf
+
+
+PARALLEL = """
+def ratios(x, a, b):
+    out = np.empty(x.shape[0], np.float64)
+    for i in range(x.shape[0]):
+        out[i] = x[i] + (a + i) {op} b
+    return out
+"""
+
+
+@pytest.mark.parametrize("op", ["//", "%", "/"])
+@pytest.mark.parametrize(("a", "b", "miss"), [(1, 0, (1.5, 0)), (1.0, 0, (1, 0.0)), (2, 0.0, (True, False))])
+def test_parallel_loop_division_by_zero_is_cpythons(op, a, b, miss):
+    """The loop tests the divisor before each iteration (cfg/raising.py) and raises after it, with the words
+    of the operands' kinds and at the user's line; first call, guard hit, guard miss."""
+    import traceback
+
+    from tests.helpers import define
+
+    fn = define(PARALLEL.replace("{op}", op), env={"np": np})
+    jitted = cuvil.jit(fn, parallel=True)
+    x = np.ones(4)
+
+    def raised(f, *args):
+        with pytest.raises(ZeroDivisionError) as info:
+            f(*args)
+        last = traceback.extract_tb(info.value.__traceback__)[-1]
+        return str(info.value), last.filename, last.lineno
+
+    for args in [(x, a, b), (x, a, b), (x, *miss)]:
+        assert raised(jitted, *args) == raised(fn, *args)
+    assert all("parallel" in line for line in jitted.loops()[0] if line.startswith("ratios"))
+    assert len(jitted.compile_events) == 2
+    assert np.array_equal(jitted(x, a, 3), fn(x, a, 3))

@@ -45,10 +45,10 @@ class Opaque(Exception):
 
 _DIVISIONS: dict[type, str] = {
     cst.FloorDivide: "integer division or modulo by zero",
-    cst.Modulo: "integer division or modulo by zero",
+    cst.Modulo: "integer modulo by zero",
     cst.Divide: "division by zero",
     cst.FloorDivideAssign: "integer division or modulo by zero",
-    cst.ModuloAssign: "integer division or modulo by zero",
+    cst.ModuloAssign: "integer modulo by zero",
     cst.DivideAssign: "division by zero",
 }
 _NONNEGATIVE_CALLS = frozenset({"len"})
@@ -95,7 +95,7 @@ class _Checks:
         (bounds, int, math) may appear: its own check comes first in the chain, so it cannot raise here."""
         for call in calls_in(node):
             effect = self.calls.effect(call)
-            checked = effect.raises in ("int", "domain") or (effect.name == _BOUNDS)
+            checked = effect.raises in ("int", "domain", "division") or (effect.name == _BOUNDS)
             if effect.writes or (effect.raises and not checked) or effect.ordered:
                 raise Opaque(f"{what} calls {effect.name}")
 
@@ -160,6 +160,17 @@ class _Checks:
                              {names[k]: _paren(o) for k, o in zip("ab", operands)})
             test = node.with_changes(args=[*positional, cst.Arg(cst.Name("True"))])  # add(a, b, True): overflows?
             self.found.append(Check(_and(guard, test), "OverflowError", _INT_MESSAGE, self.line, None, node,
+                                    unchecked.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])))
+            return
+        if effect.raises == "division" and len(positional) == 2:  # runtime/pyint.py: CPython's ZeroDivisionError
+            message, plain = library.DIVISIONS[effect.name.rsplit(".", 1)[1]]
+            divisor = positional[1].value
+            self.pure(divisor, "a divisor")
+            names = dict(zip("ab", ("__a__", "__b__")))
+            unchecked = _put(cst.parse_expression(plain.format(**names)),
+                             {names[k]: _paren(a.value) for k, a in zip("ab", positional)})
+            zero = cst.Comparison(_paren(divisor), [cst.ComparisonTarget(cst.Equal(), cst.Integer("0"))])
+            self.found.append(Check(_and(guard, zero), "ZeroDivisionError", message, self.line, None, node,
                                     unchecked.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])))
             return
         if effect.raises == "domain" and len(positional) == 1:  # runtime/pymath.py: CPython's math errors

@@ -46,6 +46,7 @@ RAISES = {
     "domain": "a math function outside its domain or range raises ValueError or OverflowError (DOMAINS)",
     "int": "Python int arithmetic whose result does not fit in int64 raises OverflowError (OVERFLOWS)",
     "dims": "a dim that may be negative raises ValueError",
+    "division": "a Python number's division by zero raises ZeroDivisionError (DIVISIONS)",
     "opaque": "may raise in ways Cuvil cannot test before the call",
 }
 
@@ -66,13 +67,24 @@ DOMAINS = {
 # without its check, once the test is known false.
 OVERFLOWS = {"add": "{a} + {b}", "sub": "{a} - {b}", "mul": "{a} * {b}", "neg": "-{a}"}
 
+# `//`, `%`, `/` of Python numbers (runtime/pyint.py, lower/zerodivision.py): CPython's ZeroDivisionError message
+# (Python 3.11) when the divisor is 0, and the operation when it is not; `py_float_*` when an operand is a float.
+DIVISIONS = {
+    "py_floordiv": ("integer division or modulo by zero", "{a} // {b}"),
+    "py_mod": ("integer modulo by zero", "{a} % {b}"),
+    "py_truediv": ("division by zero", "{a} / {b}"),
+    "py_float_floordiv": ("float floor division by zero", "{a} // {b}"),
+    "py_float_mod": ("float modulo", "{a} % {b}"),
+    "py_float_truediv": ("float division by zero", "{a} / {b}"),
+}
+
 # The check helpers that take the user's line as `at=<line>` (lower/located.py) and raise with it, for the
 # dispatcher to raise their error at that line (runtime/where.py).
 LOCATED = frozenset({"cuvil.runtime.checks.index",
                      *(f"cuvil.runtime.pymath.{n}" for n in DOMAINS),
                      *(f"cuvil.runtime.pyint.{n}" for n in (*OVERFLOWS, "arm_checked", "power", "lshift", "floordiv",
                                                             "absolute", "to_int", "round_int", "as_index",
-                                                            "py_floordiv", "py_mod", "py_truediv"))})
+                                                            *DIVISIONS))})
 
 UNKNOWN = Entry("<unknown>", writes=("*",), views=("*",), raises="opaque", ordered=True)
 """A call Cuvil knows nothing about; "*" stands for every array argument."""
@@ -193,7 +205,7 @@ _TABLE: dict[str, Entry] = {
     **_entries(" ".join(f"cuvil.runtime.pymath.{n}" for n in DOMAINS), raises="domain"),
     **_entries("cuvil.runtime.pymath.round_ndigits cuvil.runtime.pymath.int_float_cmp"),
     # `//`, `%`, `/` of Python numbers with CPython's ZeroDivisionError message: what the operators are
-    **_entries("cuvil.runtime.pyint.py_floordiv cuvil.runtime.pyint.py_mod cuvil.runtime.pyint.py_truediv"),
+    **_entries(" ".join(f"cuvil.runtime.pyint.{n}" for n in DIVISIONS), raises="division"),
     **_entries(" ".join(f"cuvil.runtime.pyint.{n}" for n in OVERFLOWS), raises="int"),
     # these also raise ValueError (a negative shift or exponent, int(nan)):
     # a parallel loop cannot test them beforehand

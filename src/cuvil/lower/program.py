@@ -152,8 +152,8 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
                 counts.setdefault(name, {}).update({f"{kind} {k}": v for k, v in variants[0].counts.items()})
         globals = program.globals()
     divisions = (cst.FloorDivide, cst.Modulo, cst.Divide, cst.FloorDivideAssign, cst.ModuloAssign, cst.DivideAssign)
-    # serial CPU code only: a parallel loop tests a division's divisor before the loop (cfg/raising.py)
-    if options.target == "cpu" and not options.parallel and not halves \
+    # CPU code; a parallel loop tests the helper's divisor before the statement (cfg/raising.py)
+    if options.target == "cpu" and not halves \
             and any(_has(fn, *divisions) for fn in functions.values()):
         rewrite_each(lambda types: ZeroDivision(types, intrinsic))
         globals = program.globals()

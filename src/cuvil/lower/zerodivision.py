@@ -1,7 +1,7 @@
 """CPython's ZeroDivisionError messages for `//`, `%` and `/` of Python numbers (CPU target).
 
     q = a // b    →  q = py_floordiv(a, b)     # b == 0: "integer division or modulo by zero", not Numba's
-    r = x % y     →  r = py_mod(x, y)          # floats: "float modulo", not "modulo by zero"
+    r = x % y     →  r = py_float_mod(x, y)    # an operand is a float: "float modulo", not "modulo by zero"
 
 Only where both operands are Python numbers (NumPy's scalars and arrays divide as NumPy does, lower/casts.py) and
 the divisor is not a literal other than zero. The helpers test `b == 0` as Numba's own operators do, so a division
@@ -33,7 +33,11 @@ class ZeroDivision(cst.CSTTransformer):
             return False
         return self.types.of(left) in _PYTHON and self.types.of(right) in _PYTHON
 
-    def _call(self, name: str, left: cst.BaseExpression, right: cst.BaseExpression) -> cst.Call:
+    def _call(self, name: str, left: cst.BaseExpression, right: cst.BaseExpression,
+              typed: tuple[cst.BaseExpression, cst.BaseExpression]) -> cst.Call:
+        """`typed`: the operands as the type table knows them (before any rewrite inside them)."""
+        if FLOAT in (self.types.of(typed[0]), self.types.of(typed[1])):  # CPython's "float …" words (pyint.py)
+            name = name.replace("py_", "py_float_")
         return cst.Call(cst.Name(self.intrinsic(MODULE, name)), [cst.Arg(left), cst.Arg(right)])
 
     def leave_BinaryOperation(self, original: cst.BinaryOperation,
@@ -41,11 +45,13 @@ class ZeroDivision(cst.CSTTransformer):
         name = _OPERATORS.get(type(original.operator))
         if name is None or not self._needs(original.left, original.right):
             return updated
-        return self._call(name, updated.left, updated.right).with_changes(lpar=updated.lpar, rpar=updated.rpar)
+        call = self._call(name, updated.left, updated.right, (original.left, original.right))
+        return call.with_changes(lpar=updated.lpar, rpar=updated.rpar)
 
     def leave_AugAssign(self, original: cst.AugAssign, updated: cst.AugAssign) -> cst.BaseSmallStatement:
         name = _AUGMENTED.get(type(original.operator))
         if name is None or not isinstance(original.target, cst.Name) or not self._needs(original.target,
                                                                                          original.value):
             return updated
-        return cst.Assign([cst.AssignTarget(updated.target)], self._call(name, updated.target, updated.value))
+        call = self._call(name, updated.target, updated.value, (original.target, original.value))
+        return cst.Assign([cst.AssignTarget(updated.target)], call)

@@ -160,8 +160,9 @@ class Dispatcher(functools.partial):
         ending at the user's line (runtime/where.py); any other exception as it is."""
         if isinstance(exc, CuvilError):
             return exc
-        return where.at_user_line(exc, diagnose.line_maps, (v.meta.line_map for v in self._variants),  # type: ignore[return-value]
-                                  self.py_func.__code__.co_filename)
+        files = [f.__code__.co_filename for f in cache_key.functions(self.py_func)]
+        return where.at_user_line(exc, diagnose.line_maps,  # type: ignore[return-value]
+                                  (v.meta.line_map for v in self._variants), files)
 
     def _error(self, exc: Exception, args: tuple[Any, ...]) -> Exception:
         return self._named_argument(args) or diagnose.user_error(exc)

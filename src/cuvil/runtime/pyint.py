@@ -17,6 +17,8 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload, register_jitable
 
+from ..library.numpy import DIVISIONS
+
 MESSAGE = ("int64 overflow: Python would give an int wider than 64 bits here; compute in float, or pass "
            "overflow=\"wrap\" to cuvil.jit for Numba's wrap-around")
 _MIN, _MAX = -(2**63), 2**63 - 1
@@ -325,77 +327,49 @@ def _as_index(x, at=0):
     return lambda x, at=0: x
 
 
-# CPython's ZeroDivisionError messages for Python numbers (lower/zerodivision.py), where Numba words its own
-# ("integer division by zero", "division by zero", "modulo by zero"). Booleans divide as ints.
-_DIVISIONS = {"floordiv": ("integer division or modulo by zero", "float floor division by zero"),
-              "mod": ("integer modulo by zero", "float modulo"),
-              "truediv": ("division by zero", "float division by zero")}
+# `//`, `%`, `/` of Python numbers with CPython's ZeroDivisionError messages (lower/zerodivision.py), where Numba
+# words its own ("integer division by zero", "division by zero", "modulo by zero"). The message is the helper's:
+# lower/zerodivision.py picks `py_float_*` when an operand is a float (booleans divide as ints), so that a
+# parallel loop, which tests `b == 0` before the statement (cfg/raising.py), raises the same words.
 
 
-def _message(op: str, a, b) -> str:
-    integers = not isinstance(a, float) and not isinstance(b, float)
-    return _DIVISIONS[op][0 if integers else 1]
+def _division(name: str):
+    message, plain = DIVISIONS[name]
+    template = plain.replace("{a}", "a").replace("{b}", "b")
+    meaning = eval(f"lambda a, b: {template}")  # noqa: S307 (our own table's operator)
 
-
-def py_floordiv(a, b, at=0):
-    if b == 0:
-        raise ZeroDivisionError(_message("floordiv", a, b))
-    return a // b
-
-
-def py_mod(a, b, at=0):
-    if b == 0:
-        raise ZeroDivisionError(_message("mod", a, b))
-    return a % b
-
-
-def py_truediv(a, b, at=0):
-    if b == 0:
-        raise ZeroDivisionError(_message("truediv", a, b))
-    return a / b
-
-
-def _integers(a, b) -> bool:
-    return isinstance(a, types.Integer | types.Boolean) and isinstance(b, types.Integer | types.Boolean)
-
-
-@overload(py_floordiv, jit_options={"nogil": True}, inline="always")
-def _py_floordiv(a, b, at=0):
-    message = _DIVISIONS["floordiv"][0 if _integers(a, b) else 1]
-
-    def impl(a, b, at=0):
+    def call(a, b, at=0):
         if b == 0:
-            if at:
-                raise ZeroDivisionError(message, at)
             raise ZeroDivisionError(message)
-        return a // b
+        return meaning(float(a) if name.startswith("py_float_") else a, b)
 
-    return impl
-
-
-@overload(py_mod, jit_options={"nogil": True}, inline="always")
-def _py_mod(a, b, at=0):
-    message = _DIVISIONS["mod"][0 if _integers(a, b) else 1]
-
-    def impl(a, b, at=0):
-        if b == 0:
-            if at:
-                raise ZeroDivisionError(message, at)
-            raise ZeroDivisionError(message)
-        return a % b
-
-    return impl
+    call.__name__ = call.__qualname__ = name
+    return call
 
 
-@overload(py_truediv, jit_options={"nogil": True}, inline="always")
-def _py_truediv(a, b, at=0):
-    message = _DIVISIONS["truediv"][0 if _integers(a, b) else 1]
+py_floordiv, py_mod, py_truediv, py_float_floordiv, py_float_mod, py_float_truediv = (
+    _division(n) for n in ("py_floordiv", "py_mod", "py_truediv", "py_float_floordiv", "py_float_mod",
+                           "py_float_truediv"))
 
-    def impl(a, b, at=0):
-        if b == 0:
-            if at:
-                raise ZeroDivisionError(message, at)
-            raise ZeroDivisionError(message)
-        return a / b
 
-    return impl
+def _register_division(stub, compute):
+    message = DIVISIONS[stub.__name__][0]
+
+    @overload(stub, jit_options={"nogil": True}, inline="always")
+    def typed(a, b, at=0):
+        def impl(a, b, at=0):
+            if b == 0:
+                if at:
+                    raise ZeroDivisionError(message, at)
+                raise ZeroDivisionError(message)
+            return compute(a, b)
+
+        return impl
+
+
+_register_division(py_floordiv, register_jitable(inline="always")(lambda a, b: a // b))
+_register_division(py_float_floordiv, register_jitable(inline="always")(lambda a, b: a // b))
+_register_division(py_mod, register_jitable(inline="always")(lambda a, b: a % b))
+_register_division(py_float_mod, register_jitable(inline="always")(lambda a, b: a % b))
+_register_division(py_truediv, register_jitable(inline="always")(lambda a, b: a / b))
+_register_division(py_float_truediv, register_jitable(inline="always")(lambda a, b: a / b))

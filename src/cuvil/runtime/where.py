@@ -12,6 +12,7 @@ file is the one the line map gives that line (the entry function's file when sev
 
 from __future__ import annotations
 
+import linecache
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -42,10 +43,10 @@ def module_line(exc: BaseException, path: str) -> int | None:
 
 
 def at_user_line(exc: BaseException, modules: Mapping[str, Sequence[Origin]], own: Iterable[Sequence[Origin]],
-                 default: str) -> BaseException:
+                 files: Sequence[str]) -> BaseException:
     """`exc` from compiled CPU code, at the user's line; unchanged when it carries no place (an error of Numba's
     own library code, say). `modules` are the generated modules' line maps by file name (diagnose.line_maps),
-    `own` the line maps of the function's variants, `default` its file."""
+    `own` the line maps of the function's variants, `files` those of the function (first) and its callees."""
     tb, found = exc.__traceback__, None
     while tb is not None:  # a raise in a generated module itself: its innermost frame there
         line_map = modules.get(os.path.basename(tb.tb_frame.f_code.co_filename))
@@ -53,12 +54,27 @@ def at_user_line(exc: BaseException, modules: Mapping[str, Sequence[Origin]], ow
             found = line_map[tb.tb_lineno - 1]
         tb = tb.tb_next
     if found is not None:
-        return raise_at(exc, *found)
+        return raise_at(exc, _ours(found[0], files), found[1])
     at = helper_line(exc)
     if at is None:
         return exc
-    files = {o[0] for line_map in own for o in line_map if o is not None and o[1] == at}
-    return raise_at(exc, default if default in files or len(files) != 1 else files.pop(), at)
+    candidates = {_ours(o[0], files) for line_map in own for o in line_map if o is not None and o[1] == at}
+    return raise_at(exc, files[0] if files[0] in candidates or len(candidates) != 1 else candidates.pop(), at)
+
+
+def _ours(filename: str, files: Sequence[str]) -> str:
+    """`filename`, or the one of `files` with the same text where both exist only in memory: the cache key of a
+    notebook cell or exec'd text is its text, not its invented file name, so a cell run again (or the same text
+    exec'd twice) shares the first one's module, and its line map names the first one's file."""
+    if filename in files:
+        return filename
+    text = _memory_text(filename)
+    return next((f for f in files if text is not None and _memory_text(f) == text), filename)
+
+
+def _memory_text(filename: str) -> list[str] | None:
+    cached = linecache.cache.get(filename)
+    return cached[2] if cached is not None and len(cached) == 4 and cached[1] is None else None  # type: ignore[return-value]
 
 
 def helper_line(exc: BaseException) -> int | None:
