@@ -43,7 +43,8 @@ _AUG: dict[type, type[cst.BaseBinaryOp]] = {
 # What may be done to a half array as a whole: views and shapes (the bits are as good as the values there),
 # and passing it on. Anything else is refused.
 _ARRAY_ATTRS = frozenset({"shape", "size", "ndim", "T", "nbytes", "itemsize", "strides"})
-_ARRAY_METHODS = frozenset({"copy", "reshape", "ravel", "transpose", "flatten", "squeeze", "swapaxes"})
+_ARRAY_METHODS = frozenset({"copy", "reshape", "ravel", "transpose", "flatten", "squeeze", "swapaxes",
+                            "item"})  # item: widened by Access
 _ARRAY_CALLS = frozenset({"len", "numpy.empty_like", "numpy.zeros_like", "numpy.full_like", "numpy.ones_like",
                           "numpy.shape",
                           "numpy.copy", "numpy.ascontiguousarray", "numpy.ravel", "numpy.transpose",
@@ -142,6 +143,14 @@ class Access(cst.CSTTransformer):
         if id(original) in self.targets or not self._element(original):
             return updated
         return _call(self.widen, updated)
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        """`x.item()` of a half array: its value as a Python float, as NumPy gives it (checks, issue 10)."""
+        func = original.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "item" and not original.args \
+                and _half(self.types.of(func.value)) and isinstance(self.types.of(func.value), Array):
+            return _call("float", _call(self.widen, updated))
+        return updated
 
     def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
         if not any(self._element(t.target) for t in original.targets):
