@@ -92,6 +92,19 @@ def test_a_body_with_a_test_is_not_jammed():
     assert "while" not in fn.source(stage="kernel").split("def clipped_k0")[1].split("\ndef ")[0]
 
 
+def test_the_bandwidth_probe_copies_every_element():
+    """inspect/device_probe's copy, jammed by hand like a generated kernel: one block of 32 threads over 203
+    elements runs a trip and the rest."""
+    from numba import cuda
+
+    from cuvil.inspect import device_probe
+
+    copy, _ = device_probe._kernels()
+    src, dst = cuda.to_device(np.arange(203, dtype=np.float32)), cuda.to_device(np.zeros(203, np.float32))
+    copy[1, 32](dst, src)
+    assert_same(dst.copy_to_host(), np.arange(203, dtype=np.float32))
+
+
 class Counts:
     """Calls of numba.cuda's allocations, copies and synchronizations, by name."""
 
