@@ -4,7 +4,8 @@ timed by CUDA events, not the datasheet's figures.
 Bandwidth: a grid-stride copy of 2 × 2**27 float32 (1 GiB moved per pass, far beyond any L2), four loads in
 flight per thread, best of a few passes. FLOPs: each thread runs four independent multiply-add chains (eight
 FLOPs per iteration) on registers, float32 and float64, enough threads to fill every multiprocessor several
-times over, the iteration count grown until a pass takes 20 ms. About a second on a data-centre GPU, most of it compiling the two kernels.
+times over, the iteration count grown until a pass takes 20 ms. About a second on a data-centre GPU, most of it
+compiling the two kernels.
 
 On the simulator every thread runs as Python: the same kernels run on a few hundred elements, timed by the host
 clock (the simulator's events record no time), so that the code path is the GPU's; the figures mean nothing.
