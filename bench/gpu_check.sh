@@ -7,8 +7,8 @@
 #                   folder has wheels (offline machines), else from the package registry
 #   3. smoke        one kernel on the GPU equals NumPy (fails fast when the driver or toolkit is unusable)
 #   4. tests        tests/cuda with CUVIL_GPU=1 (no simulator), one pytest-xdist worker per 2 cores (up to 8)
-#   5. bench        bench/gpu_bench.py: fused GELU and row softmax vs torch eager and CuPy, each kernel timed by
-#                   CUDA events against the measured copy bandwidth -> bench/gpu_results.md
+#   5. bench        bench/gpu_bench.py: fused GELU and row softmax (loops; whole arrays) vs torch eager and CuPy,
+#                   each kernel timed by CUDA events against the measured copy bandwidth -> bench/gpu_results.md
 #
 # The whole run on a GPU fits CUVIL_GPU_BUDGET seconds (default 280: under 5 minutes with the start): each step's
 # cap is cut to what is left less what the later steps keep (pip 90 s; smoke 60 s; tests CUVIL_GPU_TEST_TIMEOUT,
@@ -45,7 +45,7 @@ SIMULATE=${CUVIL_GPU_SIMULATE:-0}
 [ "${1:-}" = "--simulate" ] && SIMULATE=1
 # The simulator runs each GPU thread as Python: a budget of its own, and a few test files.
 BUDGET=${CUVIL_GPU_BUDGET:-$([ "$SIMULATE" = 1 ] && echo 900 || echo 280)}
-SIM_TESTS="tests/cuda/test_kernels.py tests/cuda/test_launch.py tests/cuda/test_cuda_profile.py"
+SIM_TESTS="tests/cuda/test_kernels.py tests/cuda/test_launch.py tests/cuda/test_cuda_profile.py tests/cuda/test_cuda_rows.py"
 TESTS=${CUVIL_GPU_TESTS:-$([ "$SIMULATE" = 1 ] && echo "$SIM_TESTS" || echo tests/cuda)}
 # cap DEFAULT KEEP: seconds for a step, its default cut to the budget left less KEEP seconds for later steps
 cap() { local c=$1 room=$((BUDGET - SECONDS - $2)); [ $room -lt "$c" ] && c=$room; echo $((c < 0 ? 0 : c)); }
