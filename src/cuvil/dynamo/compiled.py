@@ -31,6 +31,7 @@ import torch.fx
 
 from . import layout as L
 from . import modules, partition_key, prelude
+from .pipeline import compile_kernel
 from .spec import STORAGE, Spec
 
 _lock = threading.Lock()
@@ -47,7 +48,7 @@ class Compiled:
             self.fn: Any = getattr(modules.load(text), spec.name)
             signature = spec.signature()
             if signature not in self.fn.signatures:
-                on_compile_thread(self.fn.compile, signature)
+                on_compile_thread(compile_kernel, self.fn, signature)
                 COUNTS["numba_compiles"] += 1
         self.seconds = time.perf_counter() - started
         self.__name__ = spec.name
