@@ -147,3 +147,19 @@ def test_threads_per_row_cover_a_row_in_whole_warps():
     assert cuda_runtime.rows(0, None) == (1, 256)
     assert cuda_runtime.rows(5, 40, True) == (1, 1)
     assert cuda_runtime.rows(10**9, 8)[0] == cuda_runtime.max_blocks()
+
+
+@pytest.mark.parametrize("fn", [softmax, softmax_arrays, row_sums])
+def test_rows_longer_than_four_times_the_block_run_jammed_trips(fn):
+    """One block of 32 threads over 150-element rows: each split loop runs four elements a trip, then the rest
+    (codegen/cuda_jam.py), the reductions across the block after."""
+    from tests.cuda.test_cuda_jam import small_grid
+
+    x = np.random.default_rng(5).standard_normal((3, 150)).astype(np.float32)
+    x[1, 77], x[2, 3] = np.nan, np.inf
+    args = {softmax: (x, np.zeros_like(x)), softmax_arrays: (x,), row_sums: (x, np.zeros(3, np.float32))}[fn]
+    with small_grid(32):
+        compiled, got, want = run(fn, *args)
+    assert "while _k0 + 3 * _s0 < _n0:" in compiled.source(stage="kernel")
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=2e-6, atol=1e-6, equal_nan=True)

@@ -48,10 +48,12 @@ def jammable(body: list[cst.BaseStatement]) -> bool:
                               and isinstance(s.body[0], cst.Assign | cst.AugAssign) for s in body)
 
 
-def jam(loop: cst.For, count: cst.BaseExpression, keep: frozenset[str], fresh: Fresh) -> list[cst.BaseStatement]:
-    """The statements that replace the grid-stride loop `for k in range(cuda.grid(1), count,
-    cuda.gridsize(1))` (`loop`, its body jammable): UNROLL iterations a trip, then the rest as written. `keep`:
-    names every copy shares (reduction variables); every other name the body binds is a copy's own."""
+def jam(loop: cst.For, count: cst.BaseExpression, keep: frozenset[str], fresh: Fresh, start: str = "cuda.grid(1)",
+        stride: str = "cuda.gridsize(1)") -> list[cst.BaseStatement]:
+    """The statements that replace the strided loop `for k in range(start, count, stride)` (`loop`, its body
+    jammable; a grid-stride loop by default, a block's threads along a row in codegen/cuda_rows.py): UNROLL
+    iterations a trip, then the rest as written. `keep`: names every copy shares (reduction variables, whose
+    updates stay in the order of the iterations); every other name the body binds is a copy's own."""
     assert isinstance(loop.target, cst.Name) and isinstance(loop.body, cst.IndentedBlock)
     k = loop.target.value
     line = origin_of(loop)
@@ -73,7 +75,7 @@ def jam(loop: cst.For, count: cst.BaseExpression, keep: frozenset[str], fresh: F
         trip += list(statements)
     trip.append(_stmt(f"{k0} = {indices[-1]} + {s}", line))
     head = [with_origin(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(n))], count)]), line),
-            _stmt(f"{s} = cuda.gridsize(1)", line), _stmt(f"{k0} = cuda.grid(1)", line)]
+            _stmt(f"{s} = {stride}", line), _stmt(f"{k0} = {start}", line)]
     main = cst.parse_statement(f"if {s} > 1:\n    while {k0} + {UNROLL - 1} * {s} < {n}:\n        pass\n")
     assert isinstance(main, cst.If)
     inner = main.body.body[0]

@@ -38,6 +38,7 @@ from ..cfg.uses import calls_in, reads_in
 from ..normalize.names import Fresh, assigned_names
 from ..normalize.origins import origin_of, with_origin
 from .cuda import BUILTINS, Context, DeviceCode, Kernel, Raised, Stmts, _function, free_names
+from .cuda_jam import jam, jammable
 
 SHUFFLED = frozenset({"float32", "float64", "int32", "int64"})  # the types cuda.shfl_down_sync moves
 IDEMPOTENT = frozenset({"max", "min", "maximum", "minimum"})
@@ -212,12 +213,14 @@ class _Rows:
                 pre.append(_stmt(f"{acc} = {acc} if {self.t} == 0 else {zero}", line))
             post += self.reduce(acc, combine, zero, sm, line)
             self.reduced.append(f"{acc} {label}")
-        split = loop.with_changes(iter=cst.parse_expression(
-            f"range({start} + {self.t}, {cst.Module([]).code_for_node(stop)}, {self.b})"))
+        split: Stmts = [loop.with_changes(iter=cst.parse_expression(
+            f"range({start} + {self.t}, {cst.Module([]).code_for_node(stop)}, {self.b})"))]
+        if jammable(body):  # UNROLL elements a trip, loads first (codegen/cuda_jam.py): the row's bytes in flight
+            split = jam(split[0], stop, frozenset(reductions), self.fresh, f"{start} + {self.t}", self.b)  # type: ignore
         if self.width is None:
             self.width = cst.Module([]).code_for_node(stop) + (f" - {start}" if start != "0" else "")
         self.split += 1
-        return [*pre, split, *post, _stmt("cuda.syncthreads()", line)]
+        return [*pre, *split, *post, _stmt("cuda.syncthreads()", line)]
 
     def header(self, loop: cst.For) -> tuple[str, str, cst.BaseExpression]:
         it = loop.iter
