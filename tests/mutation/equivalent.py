@@ -51,6 +51,9 @@ EQUIVALENT: dict[str, str] = {
                                                        "(`[0][1]`): stripping X as well changes nothing",
     "cuvil.runtime.guards.x_exact_items__mutmut_12": "an argument's kind mirrors its Numba type, and a BaseTuple's "
                                                     "is always a Tuple (types.of_argument): the fallback never runs",
+    "cuvil.analysis.types.x_of_value__mutmut_15": "None and every value that is no number are Opaque either way, "
+                                                  "and no rule or lowering tells one Opaque from another (they "
+                                                  "test for Scalar or Array; unify makes any mix Opaque)",
     "cuvil.lower.checks.x__simple__mutmut_40": "a tuple is never an int, so never a range's argument, an operand "
                                                "or a checked call's argument: the recursion is never reached",
 }
