@@ -24,8 +24,9 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "cfg/dependence.py": _PARALLEL,
     "runtime/guards.py": _GUARDS,
     # (test_guards.py left out: a mutant that makes every dim static recompiled its tests for minutes each)
-    "runtime/policy.py": ("tests/runtime/test_policy.py", "tests/runtime/test_dims.py",
-                          "tests/runtime/test_dims_range_bounds.py", "-k", "not sweep"),
+    # (test_dim_policy.py first: pure Python, it fails a policy mutant in milliseconds)
+    "runtime/policy.py": ("tests/runtime/test_dim_policy.py", "tests/runtime/test_policy.py",
+                          "tests/runtime/test_dims.py", "tests/runtime/test_dims_range_bounds.py", "-k", "not sweep"),
     "runtime/cache_key.py": _NO_CHILD + ("tests/runtime/test_cache_key.py", "tests/runtime/test_cache.py",
                              "tests/runtime/test_value_guards.py", "tests/runtime/test_default_guards.py",
                              "tests/frontend/test_subset.py"),
