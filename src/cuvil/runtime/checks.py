@@ -3,7 +3,9 @@
 Inlined, so that the test is a compare and a branch that LLVM can hoist or fold; the message is built only
 when it fails, by a separate function compiled once and cached on disk: built inline, its int-to-str code cost
 every cold compile about 1.8 s (measured: a 3-line dot product compiled in 2.9 s with the checks, 1.0 s
-without). The plain-Python function is the meaning, for reading and for running without Numba.
+without). The plain-Python function is the meaning, for reading and for running without Numba. `at` is the
+user's line (lower/located.py): the message carries it as a trailing argument, for the dispatcher to raise the
+IndexError at that line (runtime/where.py); 0 (a CUDA launcher's host code) raises the message alone.
 """
 
 from __future__ import annotations

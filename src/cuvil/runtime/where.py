@@ -2,12 +2,13 @@
 there (CPU variants through the dispatcher, CUDA launchers through cuda_call.py).
 
 Numba gives a raised exception one synthesized frame: the `raise` statement's own place. For a `raise` the
-generated module holds (the user's own, or the one after a parallel loop that re-raises what an iteration
+generated module holds (an `assert`, or the one after a parallel loop that re-raises what an iteration
 recorded) that is a line of the module, read back through its line map. For a check's helper (runtime/checks.py,
-pyint.py, pymath.py) it is the helper's own line, so the generated code passes each helper the user's line as
-`at=<line>` (lower/located.py) and the helper's cold branch raises `Error(message, at)`: nothing is computed or
-stored on the hot path. Here that trailing line is taken off the exception's arguments again, and the user's
-file is the one the line map gives that line (the entry function's file when several would).
+pyint.py, pymath.py, messages.py, …: library LOCATED) it is the helper's own line, so the generated code passes
+each helper the user's line as `at=<line>` (lower/located.py) and the helper's cold branch raises
+`Error(message, at)`: nothing is computed or stored on the hot path. Here that trailing line is taken off the
+exception's arguments again, and the user's file is the one the line map gives that line (the entry
+function's file when several would).
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ def _ours(filename: str, files: Sequence[str]) -> str:
 
 def _memory_text(filename: str) -> list[str] | None:
     cached = linecache.cache.get(filename)
-    return cached[2] if cached is not None and len(cached) == 4 and cached[1] is None else None  # type: ignore[return-value]
+    return cached[2] if cached is not None and len(cached) == 4 and cached[1] is None else None
 
 
 def helper_line(exc: BaseException) -> int | None:
