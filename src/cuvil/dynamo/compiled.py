@@ -9,7 +9,8 @@ is then a `range`) and each call splits the rows (the elements, when flat) into 
 chunks, run at once on a pool (the kernel releases the GIL), the row-indexed arrays sliced to each chunk. Reason,
 measured here: Numba compiles a softmax nest in 0.15 s without `parallel=True` and in 0.66 s with it (its parfor
 passes and gufunc wrapper), and compile time is what a torch.compile user waits for; the steady state is the
-same loop code. Small tensors (under 32K elements) run on the calling thread.
+same loop code. Small tensors (under 32K elements) run on the calling thread; larger ones split only where
+their first calls, timed both ways, found the split faster on this machine (split.py).
 
 There are no Cuvil guards: Dynamo guards the graph, and the kernel takes its extents as arguments, so a new
 batch size reuses the machine code.
@@ -33,6 +34,7 @@ from . import layout as L
 from . import modules, partition_key, prelude
 from .pipeline import compile_kernel
 from .spec import STORAGE, Spec
+from .split import SplitChoice
 
 _lock = threading.Lock()
 COUNTS = {"kernels": 0, "numba_compiles": 0, "plans_built": 0}
@@ -56,6 +58,7 @@ class Compiled:
         classes = [c for c, _ in spec.inputs] + [c for c, *_ in spec.outputs]
         self._classes = classes
         self._split = [c in (L.FULL, L.ROW) for c in classes]  # the arrays indexed by row (element, when flat)
+        self._choice = SplitChoice()
 
     def __call__(self, *args: torch.Tensor) -> Any:
         s = self.spec
@@ -69,20 +72,28 @@ class Compiled:
         extent = rows * cols if self._flat else rows
         chunks = min(torch.get_num_threads(), max(1, rows * cols // _CHUNK), extent)
         if chunks <= 1:
-            if self._flat:
-                self.fn(extent, *arrays)
-            else:
-                self.fn(extent, cols, *arrays)
-        else:
-            bounds = [extent * i // chunks for i in range(chunks + 1)]
-            pool = _pool()
-            futures = [pool.submit(self._run, bounds[i], bounds[i + 1], cols, arrays) for i in range(1, chunks)]
-            self._run(bounds[0], bounds[1], cols, arrays)
-            for f in futures:
-                f.result()
+            self._whole(extent, cols, arrays)
+        else:  # split.py: split only where it was timed faster than one thread, on this machine
+            self._choice.run(((rows * cols).bit_length(), chunks), lambda: self._whole(extent, cols, arrays),
+                             lambda: self._split_run(extent, chunks, cols, arrays))
         if isinstance(s.result, tuple):
             return tuple(outs[i] for i in s.result)
         return outs[s.result]
+
+    def _whole(self, extent: int, cols: int, arrays: list[Any]) -> None:
+        if self._flat:
+            self.fn(extent, *arrays)
+        else:
+            self.fn(extent, cols, *arrays)
+
+    def _split_run(self, extent: int, chunks: int, cols: int, arrays: list[Any]) -> None:
+        """The nest in `chunks` parts at once: the caller runs the first, the pool the others."""
+        bounds = [extent * i // chunks for i in range(chunks + 1)]
+        pool = _pool()
+        futures = [pool.submit(self._run, bounds[i], bounds[i + 1], cols, arrays) for i in range(1, chunks)]
+        self._run(bounds[0], bounds[1], cols, arrays)
+        for f in futures:
+            f.result()
 
     def _run(self, start: int, stop: int, cols: int, arrays: list[Any]) -> None:
         """The nest over rows (elements, when flat) start..stop: the arrays indexed by row are sliced to them."""
