@@ -22,7 +22,7 @@ import numpy as np
 from numba import cuda
 
 from ..errors import CuvilError, CuvilTypeError
-from . import cuda_arrays, cuda_runtime
+from . import cuda_arrays, cuda_runtime, cuda_slots
 from .cuda_arrays import to_host
 from .where import module_line, raise_at  # shared with the CPU target's errors
 
@@ -46,7 +46,7 @@ def entry(launcher: Callable[..., Any], names: Sequence[str], writes: Sequence[s
         moved = _Moved(names)
         device_args = tuple(moved.to_device(a, names[i] if i < len(names) else f"#{i}") for i, a in enumerate(args))
         try:
-            with cuda_runtime.allocating(moved.allocator()):
+            with cuda_runtime.allocating(moved.allocator()), cuda_slots.recycling():
                 result = launcher(*device_args)
         except CuvilError:
             raise

@@ -1,5 +1,6 @@
 """What a generated CUDA launcher calls on the host (codegen/launch.py): launch configurations, device cells
-for reductions and serial scalars, error slots and their decoding, allocations, overlap tests.
+for reductions and serial scalars, error slots (reused from call to call: runtime/cuda_slots.py) and their
+decoding, allocations, overlap tests.
 
 Kernels cannot raise (Numba checks `raise` in kernels only under debug), so a kernel that may fail records
 `iteration * CODES + code` with an atomic min in a one-element int64 array: the lowest failing iteration wins,
@@ -23,13 +24,12 @@ import numpy as np
 from numba import cuda
 
 from ..errors import CuvilError
+from .cuda_slots import CODES, NO_ERROR, error_slots, first_error, launched  # noqa: F401 (the launcher's names)
 
 if not hasattr(np, "row_stack"):  # NumPy 2.5 removed the alias; numba-cuda 0.30.4 still types it on first compile
     np.row_stack = np.vstack
 
 BLOCK = 256  # threads per block for large extents; the shared arrays of block reductions have this size
-CODES = 4096  # error codes per iteration in an error slot: iteration * CODES + code
-NO_ERROR = np.iinfo(np.int64).max
 
 
 def simulator() -> bool:
@@ -137,7 +137,13 @@ _LAUNCH_HOOK: ContextVar[Callable[[Any, Any], Callable[..., None]] | None] = Con
 def launch(kernel: Any, config: Any) -> Callable[..., None]:
     """`kernel[config]`, what every launch of a generated launcher goes through (`_rt.launch(k, grid)(args)`)."""
     hook = _LAUNCH_HOOK.get()
-    return kernel[config] if hook is None else hook(kernel, config)
+    run = kernel[config] if hook is None else hook(kernel, config)
+
+    def go(*args: Any) -> None:
+        launched(args)  # an error slot among them is no longer known clean (runtime/cuda_slots.py)
+        run(*args)
+
+    return go
 
 
 @contextlib.contextmanager
@@ -192,20 +198,8 @@ def combine(op: str, before: Any, partial: Any) -> Any:
     return max(before, partial) if op == "max" else min(before, partial)
 
 
-def error_slots() -> Any:
-    """[lowest iteration * CODES + code, two values its message needs (a bounds check's index and size), the
-    lock and the owner of those values (runtime/cuda_device.record_error_values)]."""
-    return cuda.to_device(np.array([NO_ERROR, 0, 0, 0, NO_ERROR], dtype=np.int64))
-
-
 def error_value(slots: Any, k: int) -> int:
     return int(slots.copy_to_host()[1 + k])
-
-
-def first_error(slots: Any) -> int:
-    """The code the lowest failing iteration recorded, 0 when none failed."""
-    value = int(slots.copy_to_host()[0])
-    return 0 if value == NO_ERROR else decode(value)[1]
 
 
 def decode(value: int) -> tuple[int, int]:
