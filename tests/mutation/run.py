@@ -178,6 +178,8 @@ def how_it_ended(output: Path, code: int) -> str:
     text = output.read_text(errors="replace").replace("\r", "\n")
     lines = [ln.strip().lstrip("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏").strip() for ln in text.splitlines()]  # less mutmut's spinner
     failed = [ln for ln in lines if ln.startswith(("FAILED ", "ERROR "))]
+    if any(ln.startswith("failed to collect stats") for ln in lines):  # mutmut prints none of pytest's output
+        return "the recording run of the test list failed (run the list in the work folder's mutants/ to see why)"
     if "Failed to run clean test" in lines:
         return "the clean run of the test list failed: " + ("; ".join(failed[:3]) or "see the output")
     if "Aborted!" in lines or code in (124, 130, -2):
