@@ -169,14 +169,17 @@ PTX = textwrap.dedent("""
 @pytest.mark.skipif(GPU, reason="records the simulator's launches")
 def test_ptx_of_fast_kernels(launches):  # noqa: F811 (the fixture)
     """float32 GELU: no instruction on float64, and a trip's four loads before its first store; row softmax
-    (loops): warp shuffles and block barriers, no float64 (its sum is the user's float32 `s`)."""
-    from tests.cuda.test_cuda_rows import softmax
+    (loops): warp shuffles and block barriers, no float64 (its sum is the user's float32 `s`); an int64 row sum
+    shuffles too."""
+    from tests.cuda.test_cuda_rows import row_sums, softmax
 
     x = np.linspace(-3, 3, 64, dtype=np.float32)
     cuvil.jit(gpu_bench.gelu, target="cuda")(x, np.empty_like(x))
     m = x.reshape(4, 16)
     cuvil.jit(softmax, target="cuda")(m, np.empty_like(m))
-    assert len(launches) == 2
+    whole = np.arange(64, dtype=np.int64).reshape(4, 16)
+    cuvil.jit(row_sums, target="cuda")(whole, np.zeros(4, np.int64))  # int64 shuffles
+    assert len(launches) == 3
     done = subprocess.run([sys.executable, "-c", PTX], input=json.dumps(sorted(launches)), text=True,
                           capture_output=True, env=no_simulator_env(), timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -188,3 +191,4 @@ def test_ptx_of_fast_kernels(launches):  # noqa: F811 (the fixture)
     assert sum(op.startswith("shfl.sync.down") for op in rows) >= 10  # 5 steps, twice, per reduction
     assert any(op.startswith("bar.sync") for op in rows)
     assert [op for op in rows if ".f64" in op] == []
+    assert any(op.startswith("shfl.sync.down") for op in ops["row_sums_k0"])
