@@ -34,6 +34,8 @@ thread, and an `if` would make the copies' loads conditional.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import libcst as cst
 
 from ..normalize.names import Fresh, Rename, assigned_names
@@ -42,8 +44,9 @@ from ..normalize.origins import origin_of, with_origin
 UNROLL = 4
 
 
-def jammable(body: list[cst.BaseStatement]) -> bool:
-    """Plain assignments only: no control flow, no call statement, no raise or return."""
+def jammable(body: Sequence[object]) -> bool:
+    """Plain assignments only: no control flow, no call statement, no raise or return (nor what a recorded
+    raise became)."""
     return bool(body) and all(isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
                               and isinstance(s.body[0], cst.Assign | cst.AugAssign) for s in body)
 
