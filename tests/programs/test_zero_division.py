@@ -24,6 +24,10 @@ def truediv(a, b):
     return a / b
 
 
+def quotient_and_remainder(a, b):
+    return divmod(a, b)
+
+
 def in_place(a, b):
     q = a
     q //= b
@@ -58,7 +62,7 @@ NUMBERS = st.sampled_from([0, 0.0, -0.0, False, True]) | st.integers(-10**6, 10*
 @settings(max_examples=60)
 @given(a=NUMBERS, b=NUMBERS)
 def test_division_of_python_numbers_is_cpythons(a, b):
-    for fn in (floordiv, mod, truediv, in_place):
+    for fn in (floordiv, mod, truediv, quotient_and_remainder, in_place):
         _same_three_times(cuvil.jit(fn), fn, a, b)
 
 
@@ -72,6 +76,9 @@ def test_division_of_python_numbers_is_cpythons(a, b):
     (truediv, (1.5, 0), "float division by zero"),
     (mod, (True, False), "integer modulo by zero"),
     (small_left, (np.zeros(3), 0), "integer division or modulo by zero"),
+    (quotient_and_remainder, (7, 0), "integer division or modulo by zero"),
+    (quotient_and_remainder, (7, 0.0), "float divmod\\(\\)"),
+    (quotient_and_remainder, (-1.5, False), "float divmod\\(\\)"),
 ])
 def test_message_is_cpythons(fn, args, message):
     with pytest.raises(ZeroDivisionError, match=f"^{message}$"):
@@ -93,12 +100,12 @@ PARALLEL = """
 def ratios(x, a, b):
     out = np.empty(x.shape[0], np.float64)
     for i in range(x.shape[0]):
-        out[i] = x[i] + (a + i) {op} b
+        out[i] = x[i] + {expr}
     return out
 """
 
 
-@pytest.mark.parametrize("op", ["//", "%", "/"])
+@pytest.mark.parametrize("op", ["//", "%", "/", "divmod"])
 @pytest.mark.parametrize(("a", "b", "miss"), [(1, 0, (1.5, 0)), (1.0, 0, (1, 0.0)), (2, 0.0, (True, False))])
 def test_parallel_loop_division_by_zero_is_cpythons(op, a, b, miss):
     """The loop tests the divisor before each iteration (cfg/raising.py) and raises after it, with the words
@@ -107,7 +114,8 @@ def test_parallel_loop_division_by_zero_is_cpythons(op, a, b, miss):
 
     from tests.helpers import define
 
-    fn = define(PARALLEL.replace("{op}", op), env={"np": np})
+    expr = "divmod(a + i, b)[1]" if op == "divmod" else f"(a + i) {op} b"
+    fn = define(PARALLEL.replace("{expr}", expr), env={"np": np})
     jitted = cuvil.jit(fn, parallel=True)
     x = np.ones(4)
 
@@ -119,6 +127,7 @@ def test_parallel_loop_division_by_zero_is_cpythons(op, a, b, miss):
 
     for args in [(x, a, b), (x, a, b), (x, *miss)]:
         assert raised(jitted, *args) == raised(fn, *args)
-    assert all("parallel" in line for line in jitted.loops()[0] if line.startswith("ratios"))
+    loop = next(line for line in jitted.loops()[0] if line.startswith("ratios"))
+    assert loop.startswith("ratios L3: parallel") == (op != "divmod"), loop  # divmod: no operator to run unchecked
     assert len(jitted.compile_events) == 2
     assert np.array_equal(jitted(x, a, 3), fn(x, a, 3))

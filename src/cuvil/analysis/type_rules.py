@@ -210,7 +210,10 @@ class Rules(NumpyRules):
         if name.startswith("math."):
             return self.math(name[5:], args)
         if name.startswith("cuvil.runtime.pyint."):  # Python's int arithmetic (runtime/pyint.py)
-            return INT
+            short = name.rsplit(".", 1)[1]
+            if short.endswith("divmod"):
+                return Tuple((FLOAT, FLOAT) if "float" in short else (INT, INT))
+            return FLOAT if "float" in short or short == "py_truediv" else INT
         if name in ("cuvil.runtime.pymath.round_ndigits", "cuvil.runtime.pymath.int_float_cmp"):  # lower/casts.py
             return FLOAT
         if name.startswith("cuvil.runtime.pymath."):  # CPython's math with its errors (runtime/pymath.py)

@@ -169,6 +169,8 @@ class _Checks:
             names = dict(zip("ab", ("__a__", "__b__")))
             unchecked = _put(cst.parse_expression(plain.format(**names)),
                              {names[k]: _paren(a.value) for k, a in zip("ab", positional)})
+            if not isinstance(unchecked, cst.BinaryOperation):  # divmod(): no operator to run unchecked
+                raise Opaque(f"{effect.name} may raise")
             zero = cst.Comparison(_paren(divisor), [cst.ComparisonTarget(cst.Equal(), cst.Integer("0"))])
             self.found.append(Check(_and(guard, zero), "ZeroDivisionError", message, self.line, None, node,
                                     unchecked.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])))

@@ -67,8 +67,9 @@ DOMAINS = {
 # without its check, once the test is known false.
 OVERFLOWS = {"add": "{a} + {b}", "sub": "{a} - {b}", "mul": "{a} * {b}", "neg": "-{a}"}
 
-# `//`, `%`, `/` of Python numbers (runtime/pyint.py, lower/zerodivision.py): CPython's ZeroDivisionError message
-# (Python 3.11) when the divisor is 0, and the operation when it is not; `py_float_*` when an operand is a float.
+# `//`, `%`, `/` and divmod() of Python numbers (runtime/pyint.py, lower/zerodivision.py): CPython's
+# ZeroDivisionError message (Python 3.11) when the divisor is 0, and the operation when it is not; `py_float_*`
+# when an operand is a float.
 DIVISIONS = {
     "py_floordiv": ("integer division or modulo by zero", "{a} // {b}"),
     "py_mod": ("integer modulo by zero", "{a} % {b}"),
@@ -76,6 +77,8 @@ DIVISIONS = {
     "py_float_floordiv": ("float floor division by zero", "{a} // {b}"),
     "py_float_mod": ("float modulo", "{a} % {b}"),
     "py_float_truediv": ("float division by zero", "{a} / {b}"),
+    "py_divmod": ("integer division or modulo by zero", "divmod({a}, {b})"),
+    "py_float_divmod": ("float divmod()", "divmod({a}, {b})"),
 }
 
 # The check helpers that take the user's line as `at=<line>` (lower/located.py) and raise with it, for the

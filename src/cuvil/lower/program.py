@@ -154,7 +154,8 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     divisions = (cst.FloorDivide, cst.Modulo, cst.Divide, cst.FloorDivideAssign, cst.ModuloAssign, cst.DivideAssign)
     # CPU code; a parallel loop tests the helper's divisor before the statement (cfg/raising.py)
     if options.target == "cpu" and not halves \
-            and any(_has(fn, *divisions) for fn in functions.values()):
+            and any(_has(fn, *divisions) or any(isinstance(c.func, cst.Name) and c.func.value == "divmod"
+                                                for c in _calls(fn)) for fn in functions.values()):
         rewrite_each(lambda types: ZeroDivision(types, intrinsic))
         globals = program.globals()
     result = ""

@@ -48,6 +48,15 @@ class ZeroDivision(cst.CSTTransformer):
         call = self._call(name, updated.left, updated.right, (original.left, original.right))
         return call.with_changes(lpar=updated.lpar, rpar=updated.rpar)
 
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        """`divmod(a, b)` of Python numbers: CPython's words ("float divmod()"), where Numba says "modulo by zero"."""
+        args = original.args
+        if len(args) != 2 or any(a.keyword is not None or a.star for a in args) \
+                or self.types.calls.effect(original).name != "divmod" or not self._needs(args[0].value, args[1].value):
+            return updated
+        call = self._call("py_divmod", updated.args[0].value, updated.args[1].value, (args[0].value, args[1].value))
+        return call.with_changes(lpar=updated.lpar, rpar=updated.rpar)
+
     def leave_AugAssign(self, original: cst.AugAssign, updated: cst.AugAssign) -> cst.BaseSmallStatement:
         name = _AUGMENTED.get(type(original.operator))
         if name is None or not isinstance(original.target, cst.Name) or not self._needs(original.target,

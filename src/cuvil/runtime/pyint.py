@@ -347,9 +347,8 @@ def _division(name: str):
     return call
 
 
-py_floordiv, py_mod, py_truediv, py_float_floordiv, py_float_mod, py_float_truediv = (
-    _division(n) for n in ("py_floordiv", "py_mod", "py_truediv", "py_float_floordiv", "py_float_mod",
-                           "py_float_truediv"))
+py_floordiv, py_mod, py_truediv, py_float_floordiv, py_float_mod, py_float_truediv, py_divmod, py_float_divmod = (
+    _division(n) for n in DIVISIONS)
 
 
 def _register_division(stub, compute):
@@ -373,3 +372,5 @@ _register_division(py_mod, register_jitable(inline="always")(lambda a, b: a % b)
 _register_division(py_float_mod, register_jitable(inline="always")(lambda a, b: a % b))
 _register_division(py_truediv, register_jitable(inline="always")(lambda a, b: a / b))
 _register_division(py_float_truediv, register_jitable(inline="always")(lambda a, b: a / b))
+_register_division(py_divmod, register_jitable(inline="always")(lambda a, b: divmod(a, b)))
+_register_division(py_float_divmod, register_jitable(inline="always")(lambda a, b: divmod(a, b)))
