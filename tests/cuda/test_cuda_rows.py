@@ -4,6 +4,8 @@ row, its threads strided along the row and its inner reductions reduced across t
 against plain Python: NaN and inf, rows shorter than a warp, one row, no rows, the same array in and out (the
 serial twin), and the shapes that must keep a thread per row."""
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -56,6 +58,37 @@ def first_argument_max(x, out):  # max(v, m): NaN handling is the argument order
         m = x[i, 0]
         for j in range(x.shape[1]):
             m = max(x[i, j], m)
+        out[i] = m
+    return out
+
+
+def layernorm(x, out):  # row temporaries (d), row scalars between the loops (mean, inv)
+    for i in range(x.shape[0]):
+        s = 0.0
+        for j in range(x.shape[1]):
+            s += x[i, j]
+        mean = s / x.shape[1]
+        v = 0.0
+        for j in range(x.shape[1]):
+            d = x[i, j] - mean
+            v += d * d
+        inv = 1.0 / math.sqrt(v / x.shape[1] + 1e-5)
+        for j in range(x.shape[1]):
+            out[i, j] = (x[i, j] - mean) * inv
+    return out
+
+
+def layernorm_arrays(x):
+    mean = x.mean(axis=1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=1, keepdims=True)
+    return (x - mean) / np.sqrt(var + 1e-5)
+
+
+def row_min(x, out):
+    for i in range(x.shape[0]):
+        m = x[i, 0]
+        for j in range(x.shape[1]):
+            m = min(m, x[i, j])
         out[i] = m
     return out
 
@@ -163,3 +196,22 @@ def test_rows_longer_than_four_times_the_block_run_jammed_trips(fn):
     assert "while _k0 + 3 * _s0 < _n0:" in compiled.source(stage="kernel")
     assert got.dtype == want.dtype and got.shape == want.shape
     np.testing.assert_allclose(got, want, rtol=2e-6, atol=1e-6, equal_nan=True)
+
+
+@pytest.mark.parametrize("fn", [layernorm, layernorm_arrays, row_min])
+@pytest.mark.parametrize("one_block", [False, True])
+def test_layernorm_and_row_min_split_along_rows(fn, one_block):
+    """Reductions between row statements, a temporary per element, `min`; the launcher's grid, and one block of
+    32 threads (jammed trips)."""
+    from contextlib import nullcontext
+
+    from tests.cuda.test_cuda_jam import small_grid
+
+    x = np.random.default_rng(6).standard_normal((2, 150))
+    x[1, 140] = -np.inf if fn is row_min else x[1, 140]
+    args = {layernorm: (x, np.zeros_like(x)), layernorm_arrays: (x,), row_min: (x, np.zeros(2))}[fn]
+    with small_grid(32) if one_block else nullcontext():
+        compiled, got, want = run(fn, *args)
+    assert mapping(compiled)[0].startswith(f"grid kernel {fn.__name__}_k0: block per row")
+    assert got.dtype == want.dtype == np.float64 and got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
