@@ -130,7 +130,10 @@ class Dispatcher(functools.partial):
         except NotImplementedError as exc:
             raise self._runtime_error(exc, args) from None
         except Exception as exc:  # noqa: BLE001 (re-raised: at the user's line when it came from their code)
-            raise self._located(exc) from None
+            located = self._located(exc)
+            if located is None:
+                raise
+            raise located  # noqa: B904 (the same exception object, its traceback ending at the user's line)
 
     def _target(self, args: tuple[Any, ...]) -> str:
         """The target of this call: `auto` is cuda when an array argument lives on a GPU."""
@@ -155,11 +158,15 @@ class Dispatcher(functools.partial):
             return exc
         return diagnose.runtime_error(exc, ran.source, ran.meta.line_map)
 
-    def _located(self, exc: Exception) -> Exception:
+    def _located(self, exc: Exception) -> Exception | None:
         """A run-time error of a compiled CPU variant (a check's, or the program's own raise), its traceback
-        ending at the user's line (runtime/where.py); any other exception as it is."""
+        ending at the user's line (runtime/where.py), as is a CuvilTypeError found compiling that names the line
+        (shapes that certainly do not broadcast); None for any other exception (raised again as it is, cause and
+        all)."""
+        if isinstance(exc, CuvilTypeError) and exc.filename is not None and exc.lineno is not None:
+            return where.raise_at(exc, exc.filename, exc.lineno)  # type: ignore[return-value]  # found compiling
         if isinstance(exc, CuvilError):
-            return exc
+            return None
         files = [f.__code__.co_filename for f in cache_key.functions(self.py_func)]
         return where.at_user_line(exc, diagnose.line_maps,  # type: ignore[return-value]
                                   (v.meta.line_map for v in self._variants), files)

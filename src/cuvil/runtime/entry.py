@@ -123,11 +123,14 @@ def build(dispatcher: Any, variants: list[Any]) -> Any:
         lines += [f"    except {P}NumbaError as {P}exc:",
                   f"        raise {P}SELF._error({P}exc, {args}) from None",
                   f"    except OverflowError as {P}exc:  # Numba's unboxing of an int beyond 64 bits, or the program's",
-                  f"        raise {P}SELF._named_argument({args}) or {P}SELF._located({P}exc) from None",
+                  f"        raise {P}SELF._named_argument({args}) or {P}SELF._located({P}exc) or {P}exc from None",
                   f"    except NotImplementedError as {P}exc:",
                   f"        raise {P}SELF._runtime_error({P}exc, {args}) from None",
                   f"    except Exception as {P}exc:  # the program's run-time error: at the user's line",
-                  f"        raise {P}SELF._located({P}exc) from None"]
+                  f"        {P}at = {P}SELF._located({P}exc)",
+                  f"        if {P}at is None:",
+                  "            raise",
+                  f"        raise {P}at"]
     lines.append(f"    return {P}SELF._call_slow({args}, {{}})")
     text, filename = "\n".join(lines) + "\n", f"<cuvil call of {fn.__qualname__} at {id(dispatcher):#x}>"
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)  # for tracebacks and readers

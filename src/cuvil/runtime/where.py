@@ -44,10 +44,11 @@ def module_line(exc: BaseException, path: str) -> int | None:
 
 
 def at_user_line(exc: BaseException, modules: Mapping[str, Sequence[Origin]], own: Iterable[Sequence[Origin]],
-                 files: Sequence[str]) -> BaseException:
-    """`exc` from compiled CPU code, at the user's line; unchanged when it carries no place (an error of Numba's
-    own library code, say). `modules` are the generated modules' line maps by file name (diagnose.line_maps),
-    `own` the line maps of the function's variants, `files` those of the function (first) and its callees."""
+                 files: Sequence[str]) -> BaseException | None:
+    """`exc` from compiled CPU code, at the user's line; None when it carries no place (an error of Numba's own
+    library code, say). `modules` are the generated modules' line maps by file name (diagnose.line_maps),
+    `own` the line maps of the function's variants, `files` those of the function (first) and its callees.
+    The exception is the same object, with its new traceback."""
     tb, found = exc.__traceback__, None
     while tb is not None:  # a raise in a generated module itself: its innermost frame there
         line_map = modules.get(os.path.basename(tb.tb_frame.f_code.co_filename))
@@ -58,7 +59,7 @@ def at_user_line(exc: BaseException, modules: Mapping[str, Sequence[Origin]], ow
         return raise_at(exc, _ours(found[0], files), found[1])
     at = helper_line(exc)
     if at is None:
-        return exc
+        return None
     candidates = {_ours(o[0], files) for line_map in own for o in line_map if o is not None and o[1] == at}
     return raise_at(exc, files[0] if files[0] in candidates or len(candidates) != 1 else candidates.pop(), at)
 
