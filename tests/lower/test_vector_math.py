@@ -97,3 +97,11 @@ def test_float_of_a_float32_is_a_python_float():
     for x in (np.array([0.1], np.float32), np.array([3.0], np.float32), np.array([0.1], np.float64)):
         got, expected = f(x), f.py_func(x)
         assert type(got) is type(expected) is float and got == expected
+
+
+@pytest.mark.filterwarnings("error::cuvil.PerformanceWarning")  # the lowered code must compile, no fallback
+@given(k=st.integers(-10**6, 10**6), use=st.sampled_from(["np.exp(k % 5)", "np.log(abs(k) + 1)", "np.tanh(k)"]))
+def test_transcendental_of_a_python_int_is_numpys_float64(k, use):
+    """`np.exp(int)` is NumPy's float64; the float64 kernel took the int unconverted, Numba refused the lowered
+    code, and the function ran as written with a PerformanceWarning (found in test_ufuncs' warnings)."""
+    assert_like_numpy(jitted(f"def f(k):\n    return {use}\n"), k)

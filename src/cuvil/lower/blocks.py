@@ -13,6 +13,7 @@ from ..cfg.uses import reads_in
 from .arrays import Lowering
 from .fuse import Item, fuse
 from .nest import Stmts
+from .zerodim import ZeroDim
 
 
 def lower_arrays(fn: cst.FunctionDef, lowering: Lowering) -> cst.FunctionDef:
@@ -37,4 +38,5 @@ def lower_arrays(fn: cst.FunctionDef, lowering: Lowering) -> cst.FunctionDef:
                 items += lowering.statement(stmt) or [stmt]
         return fuse(items, used_elsewhere, lowering.fresh)
 
-    return fn.with_changes(body=fn.body.with_changes(body=block(statements(fn.body))))
+    lowered = fn.with_changes(body=fn.body.with_changes(body=block(statements(fn.body))))
+    return cst.ensure_type(lowered.visit(ZeroDim(lowering.types)), cst.FunctionDef)

@@ -116,8 +116,8 @@ class Casts(cst.CSTTransformer):
         result = self.types.of(original)
         operands = [self.types.of(a.value) for a in original.args]
         if len(original.args) != 1 or original.args[0].keyword is not None or not isinstance(result, Scalar) \
-                or not all(isinstance(t, Scalar) for t in operands):
-            return None
+                or not all(isinstance(t, Scalar) and t.dtype == result.dtype for t in operands):
+            return None  # `np.exp(k % 5)` of a Python int: the kernel takes only its own float type
         found = math.implementation(name, result.dtype)
         return cst.Name(self.intrinsic(*found)) if found else None
 
@@ -282,8 +282,11 @@ class Casts(cst.CSTTransformer):
         name = effect.name
         positional = [a for a in updated.args if a.keyword is None]
         if name == "cuvil.runtime.intrinsics.py_pow" and self._numpy_scalars(*(a.value for a in original.args)):
-            power = self.intrinsic("cuvil.runtime.elementwise", "power")  # NumPy's power for NumPy scalars
-            return updated.with_changes(func=cst.Name(power))
+            power = self.intrinsic("cuvil.runtime.elementwise", "power")  # NumPy's power for NumPy scalars,
+            converted = self._convert([a.value for a in original.args], [a.value for a in updated.args], "power",
+                                      strict=True)  # in NumPy's dtype: `2 ** np.int16(3)` is an int16
+            return self._wrap(original, updated.with_changes(func=cst.Name(power),
+                                                             args=[cst.Arg(c) for c in converted]))
         if isinstance(original.func, cst.Name) and original.func.value == "float" and len(updated.args) == 1 \
                 and self.types.of(original.args[0].value) in _NARROW_FLOATS:
             return self._call(updated.args[0].value, "float64", False)  # Numba's float() keeps a float32
@@ -318,6 +321,12 @@ class Casts(cst.CSTTransformer):
         if isinstance(ufunc, np.ufunc) and ufunc.nout == 1:
             assert ufunc_name is not None
             originals = [a.value for a in original.args if a.keyword is None][: ufunc.nin]
+            if len(originals) == ufunc.nin and updated.args:
+                result = ufunc_result(ufunc_name, [self.types.of(o) for o in originals])
+                if isinstance(result, Refused):  # `np.negative(bool_array)`: NumPy's TypeError when it runs
+                    refuses = self.intrinsic("cuvil.runtime.elementwise", "numpy_refuses")
+                    return cst.Call(cst.Name(refuses), [cst.Arg(updated.args[0].value),
+                                                        cst.Arg(cst.SimpleString(repr(result.message)))])
             out = [a for a in updated.args if a.keyword is not None and a.keyword.value == "out"]
             if len(originals) == ufunc.nin and len(original.args) == ufunc.nin + 1:
                 uncastable = self._uncastable(ufunc_name, self.types.of(original.args[-1].value),

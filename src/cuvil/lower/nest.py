@@ -111,6 +111,8 @@ def loop(var: str, extent: cst.BaseExpression, body: Stmts, origin: int | None) 
 def subscript(base: cst.BaseExpression, index: list[cst.BaseExpression]) -> cst.Subscript:
     if len(index) == 1:
         elements = [cst.SubscriptElement(cst.Index(index[0]))]
+    elif not index:  # a 0-d array's one element: `a[()]`
+        elements = [cst.SubscriptElement(cst.Index(cst.Tuple([])))]
     else:
         elements = [cst.SubscriptElement(cst.Index(cst.Tuple([cst.Element(i) for i in index], lpar=[], rpar=[])))]
     return cst.Subscript(base, elements)

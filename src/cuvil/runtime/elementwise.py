@@ -85,10 +85,20 @@ def _remainder(a, b):
 @overload(power, jit_options=_NUMPY)
 def _power(a, b):
     if isinstance(a, types.Integer) and isinstance(b, types.Integer):
+        # Squaring in NumPy's dtype, wrapping at each product, as NumPy's integer power does. Numba's own `**`
+        # computes in int64 and gives INT64_MIN for a large exponent (3 ** 65537), so its low bits are wrong.
+        dtype = numba.from_dtype(np.promote_types(np.dtype(str(a)), np.dtype(str(b))))
+
         def integers(a, b):
             if b < 0:
                 raise ValueError("Integers to negative integer powers are not allowed.")
-            return a ** b
+            result, base, e = dtype(1), dtype(a), b
+            while e:
+                if e & 1:
+                    result = dtype(result * base)
+                base = dtype(base * base)
+                e >>= 1
+            return result
 
         return integers
     return lambda a, b: a ** b
