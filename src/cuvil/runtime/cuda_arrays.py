@@ -28,6 +28,7 @@ from .cuda_runtime import _contiguous, _is_sim, grid, simulated, simulator
 
 
 _CUDA_DEVICES = (2, 3)  # DLPack's kDLCUDA and kDLCUDAHost
+LEGACY_STREAM = 1  # `stream` of __cuda_array_interface__ v3 for CUDA's legacy default stream
 
 
 def interface(value: Any) -> dict[str, Any] | None:
@@ -107,8 +108,10 @@ def from_interface(value: Any, desc: dict[str, Any]) -> Any:
         from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
 
         return FakeCUDAArray(_host_view(desc))
-    if "stream" in desc and hasattr(value, "__cuda_array_interface__"):
+    if desc.get("stream") not in (None, LEGACY_STREAM) and hasattr(value, "__cuda_array_interface__"):
         return cuda.as_cuda_array(value)  # synchronizes with the producer's stream, as the interface asks
+    # No stream, or CUDA's legacy default stream (CuPy's default): the kernels run on the default stream, which
+    # orders them after that stream's work — waiting for it on the host per call would only cost.
     return cuda.from_cuda_array_interface(desc, owner=value, sync=False)
 
 
