@@ -93,6 +93,14 @@ def row_min(x, out):
     return out
 
 
+def shift_by_first(x, out):  # the row reads out[i, 0] before the loop that overwrites it
+    for i in range(x.shape[0]):
+        first = out[i, 0]
+        for j in range(x.shape[1]):
+            out[i, j] = x[i, j] + first
+    return out
+
+
 def mapping(fn):
     return [line.split(": ", 1)[1] for line in str(cuvil.explain(fn)).splitlines() if "grid kernel" in line]
 
@@ -215,3 +223,13 @@ def test_layernorm_and_row_min_split_along_rows(fn, one_block):
     assert mapping(compiled)[0].startswith(f"grid kernel {fn.__name__}_k0: block per row")
     assert got.dtype == want.dtype == np.float64 and got.shape == want.shape
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+def test_a_row_read_before_a_loop_that_overwrites_it_sees_the_old_value():
+    """Every thread reads out[i, 0] before any thread of the block writes it (a barrier before the loop)."""
+    x = np.ones((4, 300))
+    out = np.arange(4 * 300, dtype=np.float64).reshape(4, 300) + 5.0
+    for _ in range(3):
+        compiled, got, want = run(shift_by_first, x, out)
+        assert_same(got, want)
+    assert mapping(compiled)[0].startswith("grid kernel shift_by_first_k0: block per row")

@@ -81,11 +81,9 @@ def row_kernel(name: str, loop: cst.For, count: cst.BaseExpression, ctx: Context
     stmts: Stmts = [*head, loop.with_changes(iter=rng, body=loop.body.with_changes(body=new_body))]
     bound = assigned_names(cst.Module(stmts)) | {loop.target.value}  # type: ignore[arg-type]
     params = free_names(stmts, ctx, bound)
-    if device.raises and errs not in params:
-        params.append(errs)
     kernel = Kernel(name, "grid", tuple(params), _function(name, params, stmts, line), (line, line) if line else None)
     width = rows.width if rows.width is not None and not set(_reads(rows.width)) & bound else None
-    return kernel, device.raises, width, rows.reduced
+    return kernel, [], width, rows.reduced
 
 
 class _Rows:
@@ -198,9 +196,11 @@ class _Rows:
                 raise _NotRows(f"'{name}' is carried or read after the loop")
         if _live(j, after):
             raise _NotRows("the index is read after the loop")
-        self.arrays(j, smalls, bound)
+        writes = self.arrays(j, smalls, bound)
         line = origin_of(loop)
-        pre: Stmts = []
+        # A thread may reach the loop while another still reads, in the row's statements before it, what the
+        # loop overwrites.
+        pre: Stmts = [_stmt("cuda.syncthreads()", line)] if writes else []
         post: Stmts = []
         for acc, (label, combine, identity) in reductions.items():
             dtype = self.dtype_of(acc)
@@ -237,9 +237,10 @@ class _Rows:
             raise _NotRows("the stop reads the index")
         return loop.target.value, start, it.args[-1].value
 
-    def arrays(self, j: str, smalls: Sequence[cst.BaseSmallStatement], bound: set[str]) -> None:
+    def arrays(self, j: str, smalls: Sequence[cst.BaseSmallStatement], bound: set[str]) -> set[str]:
         """Each iteration writes elements of its own (`a[…, j, …]`, the rest of the index the same for all),
-        reads a written array only there, and reads other arrays only when they are apart from the written."""
+        reads a written array only there, and reads other arrays only when they are apart from the written.
+        Returns the arrays it writes."""
         code = cst.Module([]).code_for_node
         written: dict[str, tuple[str, ...]] = {}
         for small in smalls:
@@ -261,6 +262,8 @@ class _Rows:
                     raise _NotRows("one array written at two places")
         for small in smalls:
             for node in _subscripts(small):
+                if isinstance(node.value, cst.Attribute) and node.value.attr.value == "shape":
+                    continue  # a.shape[k]: a number
                 if not isinstance(node.value, cst.Name):
                     raise _NotRows("an element of an expression")
                 array = node.value.value
@@ -269,6 +272,7 @@ class _Rows:
                         raise _NotRows("a written array read at another element")
                 elif written and not all(self.apart(array, w) for w in written):
                     raise _NotRows(f"'{array}' may share memory with a written array")
+        return set(written)
 
     def reduce(self, acc: str, combine: Callable[[str, str], str], zero: str | None, sm: str,
                line: int | None) -> Stmts:
