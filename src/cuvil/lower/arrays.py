@@ -12,7 +12,7 @@ Extents the shapes analysis cannot prove come from the operands at run time: eac
 checked in NumPy's order (`broadcast_shape`), so a mismatch raises NumPy's ValueError, shapes and all.
 Scalar subexpressions are evaluated once, before the loop. Elementwise division,
 floor division, remainder and power follow NumPy (inf and nan, no exception: runtime/elementwise.py).
-`x ** k` for k = 2, 3, 4 is multiplied out. Reductions (`sum prod mean max min`, whole or along one literal
+`x ** k` for k = 2, 3, 4 is multiplied out. Reductions (`sum prod mean max min any all`, whole or along one literal
 axis, `keepdims`) accumulate in a loop, float32 sums in float64.
 
 What cannot be lowered is left as it was, for Numba: a statement is lowered only when every operand's type

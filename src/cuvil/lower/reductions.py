@@ -59,7 +59,8 @@ class Reduction:
         return Reduction(op, operand, axis, isinstance(keep, cst.Name) and keep.value == "True")
 
 
-_NAMES = {"sum": "sum", "prod": "prod", "mean": "mean", "max": "max", "amax": "max", "min": "min", "amin": "min"}
+_NAMES = {"sum": "sum", "prod": "prod", "mean": "mean", "max": "max", "amax": "max", "min": "min", "amin": "min",
+          "any": "any", "all": "all"}
 
 
 def _is_none(node: cst.BaseExpression) -> bool:
@@ -190,10 +191,31 @@ class _Extreme:
         return Pieces(check, init, update, finish, cst.Name(acc), {element, nans})
 
 
+@dataclasses.dataclass(frozen=True)
+class _Logical:
+    """`np.any`/`np.all` as a count of the elements that decide it (true ones for any, false ones for all): a
+    sum, which Numba's parfor reduces and LLVM vectorizes, where `acc |= v` is neither. NaN is true."""
+    any: bool
+
+    def pieces(self, acc: str, value: cst.BaseExpression, dtype: str, numpy: str, fresh: Fresh,
+               origin: int | None, intrinsic: Intrinsic, count: cst.BaseExpression,
+               serial: bool = False) -> Pieces:
+        init: Stmts = [assign(cst.Name(acc), cst.Integer("0"), origin)]
+        value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])  # `(x > 0) != 0`: not a chain
+        deciding = cst.Comparison(value, [cst.ComparisonTarget(cst.NotEqual() if self.any else cst.Equal(),
+                                                               cst.Integer("0"))])
+        update: Stmts = [line(cst.AugAssign(cst.Name(acc), cst.AddAssign(), deciding), origin)]
+        result = cst.Comparison(cst.Name(acc), [cst.ComparisonTarget(
+            cst.GreaterThan() if self.any else cst.Equal(), cst.Integer("0"))])
+        return Pieces([], init, update, [], result, set())
+
+
 REDUCTIONS = {
     "sum": _Sum(0, cst.AddAssign, True),
     "prod": _Sum(1, cst.MultiplyAssign, False),  # NumPy multiplies float32 in float32, overflow and all
     "mean": _Mean(),
     "max": _Extreme(True),
     "min": _Extreme(False),
+    "any": _Logical(True),
+    "all": _Logical(False),
 }
