@@ -133,8 +133,109 @@ def scaled(a, b):
 """
 
 
-@pytest.mark.xfail(strict=True, reason="runtime/messages.py's raisers are not given the user's line yet")
 def test_broadcast_error_at_users_line():
     # dynamic: with static shapes the mismatch is found when compiling (CuvilShapeError)
     _as_python(BROADCAST, (np.ones(3), np.ones(4)), (np.ones((2, 3), np.float32), np.ones(2, np.float32)),
                dynamic=True)
+
+
+INPLACE = """
+def accumulate(t, v):
+    w = v * 2
+    t += w
+    return t
+"""
+
+
+def test_inplace_shape_error_at_users_line():
+    _as_python(INPLACE, (np.ones(3), np.ones(4)), (np.ones((2, 3), np.float32), np.ones((3, 3), np.float32)),
+               dynamic=True)
+
+
+REFUSED = """
+def minus(a, b):
+    c = a & b
+    return c - b
+"""
+
+NARROW_INT = """
+def shifted(a, k):
+    b = a * 1
+    return b + k
+"""
+
+
+def test_numpy_refusal_at_users_line():
+    _as_python(REFUSED, (np.ones(3, bool), np.zeros(3, bool)), (np.ones(2, bool), True))
+
+
+def test_python_int_out_of_narrow_dtype_at_users_line():
+    _as_python(NARROW_INT, (np.ones(3, np.int8), 300), (np.ones(3, np.uint8), -1))
+
+
+# (source, first call's arguments, a guard miss's): each raises in CPython, and so compiled, at the same line.
+CASES = {
+    "math range": ("""
+def grow(x):
+    y = x * 3.0
+    return math.exp(y)
+""", (300.0,), (400,)),
+    "zero to a negative power": ("""
+def inverse(x):
+    y = x - x
+    return y ** -1.0
+""", (1.0,), (2,)),
+    "range of a float": ("""
+def count(n):
+    m = n / 2
+    s = 0
+    for i in range(m):
+        s += i
+    return s
+""", (5,), (5.0,)),
+    "negative shift": ("""
+def shift(a, n):
+    r = 3
+    return a[0] + (r << n)
+""", (np.ones(2), -1), (np.ones(2, np.float32), -2)),
+    "assertion": ("""
+def positive(x):
+    y = x - 1
+    assert y > 0, "positive"
+    return y
+""", (1,), (0.5,)),
+    "in a helper": ("""
+def pick(a, i):
+    j = i + 1
+    return a[j]
+
+
+def outer(a, i):
+    t = 0.0
+    t += pick(a, i)
+    return t
+""", (np.ones(3), 2), (np.ones(3, np.float32), 5)),
+}
+
+
+_UNLOCATED = pytest.mark.xfail(strict=True, reason="runtime/intrinsics.py's py_pow is not given the user's line")
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, marks=_UNLOCATED) if c == "zero to a negative power" else c
+                                  for c in sorted(CASES)])
+def test_error_at_users_line(case):
+    source, first, miss = CASES[case]
+    _as_python(source, first, miss)
+
+
+def test_shapes_found_not_to_broadcast_when_compiling_end_at_users_line():
+    """With static shapes the mismatch is certain at compile time: a CuvilShapeError (a ValueError, as NumPy's),
+    its traceback ending at the line as CPython's ValueError does; its cause, if any, kept."""
+    fn = define(BROADCAST, env={"np": np})
+    expected = _raised(fn, np.ones(3), np.ones(4))
+    for _ in range(2):
+        with pytest.raises(cuvil.CuvilShapeError) as info:
+            cuvil.jit(fn)(np.ones(3), np.ones(4))
+        assert isinstance(info.value, ValueError) and "(3,) and (4,) cannot broadcast" in str(info.value)
+        last = traceback.extract_tb(info.value.__traceback__)[-1]
+        assert (last.filename, last.lineno) == expected[2]

@@ -160,7 +160,7 @@ def test_inplace_value_evaluated_once():
     check_args(fn, np.zeros(3), np.zeros(3))
     check_args(fn, np.ones(3), np.ones(3))
     check_args(fn, np.zeros((2, 3)), np.zeros(3))
-    assert "    a += inplace_value(a, bump(c))  # L2\n" in fn.source()
+    assert "    a += inplace_value(a, bump(c), at=2)  # L2\n" in fn.source()  # at: the line its error is raised at
 
 
 def test_inplace_target_index_evaluated_once():

@@ -39,7 +39,7 @@ def power(a, b):
     return np.power(a, b)
 
 
-def python_int_as(value, dtype):
+def python_int_as(value, dtype, at=0):
     """A Python int taking part in an operation with a NumPy integer of `dtype`: NumPy 2 refuses one the dtype
     cannot hold (OverflowError) instead of wrapping it."""
     info = np.iinfo(dtype)
@@ -56,12 +56,12 @@ def sign(a):
     return np.sign(a)
 
 
-def numpy_refuses(operand, message):
+def numpy_refuses(operand, message, at=0):
     """An operation NumPy has no loop for (`bool - bool`): NumPy's TypeError, when it runs."""
     raise TypeError(message)
 
 
-def broadcast_shape(shapes):
+def broadcast_shape(shapes, at=0):
     """The shape operands of these shapes (a tuple of shape tuples) broadcast to; NumPy's ValueError, word for
     word, when they do not."""
     return np.broadcast_shapes(*shapes)
@@ -104,21 +104,23 @@ def _power(a, b):
     return lambda a, b: a ** b
 
 
-@numba.njit("void(int64, unicode_type)", nogil=True, cache=True)
-def _int_out_of_bounds(value, suffix):  # compiled once and cached: int-to-str inline costs every cold compile
+@numba.njit("void(int64, unicode_type, int64)", nogil=True, cache=True)
+def _int_out_of_bounds(value, suffix, at):  # compiled once and cached: int-to-str inline costs every cold compile
+    if at:  # the user's line (lower/located.py, runtime/where.py)
+        raise OverflowError("Python integer " + str(value) + suffix, at)
     raise OverflowError("Python integer " + str(value) + suffix)
 
 
 @overload(python_int_as, jit_options={"nogil": True})
-def _python_int_as(value, dtype):
+def _python_int_as(value, dtype, at=0):
     target = dtype.dtype if isinstance(dtype, types.NumberClass) else dtype
     info = np.iinfo(np.dtype(str(target)))
     low, high = int(info.min), int(info.max)
     suffix = f" out of bounds for {np.dtype(str(target)).name}"
 
-    def impl(value, dtype):
+    def impl(value, dtype, at=0):
         if value < low or value > high:
-            _int_out_of_bounds(np.int64(value), suffix)
+            _int_out_of_bounds(np.int64(value), suffix, np.int64(at))
         return dtype(value)
 
     return impl
@@ -147,8 +149,10 @@ def _sign(a):
 
 
 @overload(numpy_refuses, jit_options={"nogil": True})
-def _numpy_refuses(operand, message):
-    def impl(operand, message):
+def _numpy_refuses(operand, message, at=0):
+    def impl(operand, message, at=0):
+        if at:
+            raise TypeError(message, at)
         raise TypeError(message)
         return operand  # the type the expression it stands for has, for Numba
 
@@ -156,17 +160,17 @@ def _numpy_refuses(operand, message):
 
 
 @overload(broadcast_shape, jit_options={"nogil": True})
-def _broadcast_shape(shapes):
+def _broadcast_shape(shapes, at=0):
     """Written out for these ranks: one dim at a time, right-aligned, as NumPy broadcasts."""
     ranks = [len(t) for t in shapes.types]
     top = max(ranks, default=0)
-    lines = ["def impl(shapes):"]
+    lines = ["def impl(shapes, at=0):"]
     for k in range(1, top + 1):
         lines.append(f"    d{k} = 1")
         for i, rank in enumerate(ranks):
             if rank >= k:
                 lines += [f"    x = shapes[{i}][{rank - k}]", "    if x != 1:",
-                          f"        if d{k} != 1 and d{k} != x:", "            fail(shapes)", f"        d{k} = x"]
+                          f"        if d{k} != 1 and d{k} != x:", "            fail(shapes, at)", f"        d{k} = x"]
     lines.append("    return (" + "".join(f"d{k}, " for k in range(top, 0, -1)) + ")")
     env = {"fail": _fail_for(ranks)}
     exec("\n".join(lines), env)
@@ -176,13 +180,13 @@ def _broadcast_shape(shapes):
 def _fail_for(ranks):
     """NumPy's ValueError for these operand ranks, its message built by a cached function (runtime/messages.py:
     built here, it cost every first compile over a second)."""
-    lines = ["def fail(shapes):", f"    dims = np.empty({sum(ranks)}, np.int64)"]
+    lines = ["def fail(shapes, at):", f"    dims = np.empty({sum(ranks)}, np.int64)"]
     slot = 0
     for i, rank in enumerate(ranks):
         for k in range(rank):
             lines.append(f"    dims[{slot}] = shapes[{i}][{k}]")
             slot += 1
-    lines.append(f"    raise_not_broadcast(dims, np.array({list(ranks)!r}, np.int64))")
+    lines.append(f"    raise_not_broadcast(dims, np.array({list(ranks)!r}, np.int64), np.int64(at))")
     env: dict[str, object] = {"np": np, "raise_not_broadcast": raise_not_broadcast}
     exec("\n".join(lines), env)
     return numba.njit(nogil=True)(env["fail"])

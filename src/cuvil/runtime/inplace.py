@@ -23,7 +23,7 @@ from numba.extending import overload, register_jitable
 from .messages import dims, raise_not_broadcast, raise_output_mismatch
 
 
-def inplace_value(target, value):  # the plain-Python meaning: NumPy does all this by itself
+def inplace_value(target, value, at=0):  # the plain-Python meaning: NumPy does all this by itself
     return value
 
 
@@ -49,7 +49,7 @@ def check_operands(a_shape, b_shape):
         x, y = a_shape[na - k], b_shape[nb - k]
         if x != y and x != 1 and y != 1:
             raise_not_broadcast(np.concatenate((dims(a_shape), dims(b_shape))),
-                                np.array([len(a_shape), len(b_shape)], np.int64))
+                                np.array([len(a_shape), len(b_shape)], np.int64), np.int64(0))
 
 
 @register_jitable
@@ -83,11 +83,11 @@ def _overlaps(target, value):
 
 
 @overload(inplace_value, jit_options={"nogil": True})
-def _inplace_value(target, value):
+def _inplace_value(target, value, at=0):
     if not (isinstance(target, types.Array) and isinstance(value, types.Array)):
-        return lambda target, value: value  # a scalar on either side: nothing to check, nothing to share
+        return lambda target, value, at=0: value  # a scalar on either side: nothing to check, nothing to share
     if target.ndim == 0 or value.ndim == 0:
-        return lambda target, value: value
+        return lambda target, value, at=0: value
     if target.ndim == value.ndim and target.dtype == value.dtype:
         same_elements = _same_elements
     else:
@@ -104,9 +104,9 @@ def _inplace_value(target, value):
 
     copy = register_jitable(copy)
 
-    def impl(target, value):
+    def impl(target, value, at=0):
         if not _fits(target.shape, value.shape):
-            raise_output_mismatch(dims(target.shape), dims(value.shape))
+            raise_output_mismatch(dims(target.shape), dims(value.shape), np.int64(at))
         if _overlaps(target, value) and not same_elements(target, value):
             return copy(value)
         return value

@@ -26,20 +26,22 @@ def _text(dims, start, stop):
     return text + ("," if stop - start == 1 else "") + ")"
 
 
-@numba.njit("void(int64[::1], int64[::1])", nogil=True, cache=True)
-def raise_not_broadcast(dims, ranks):
+@numba.njit("void(int64[::1], int64[::1], int64)", nogil=True, cache=True)
+def raise_not_broadcast(dims, ranks, at):
     """ValueError for operands that do not broadcast; `dims` holds every operand's shape, one after another,
-    `ranks` how many dims each has."""
+    `ranks` how many dims each has; `at` the user's line, or 0 (lower/located.py, runtime/where.py)."""
     text = "operands could not be broadcast together with shapes "
     start = 0
     for rank in ranks:
         text += _text(dims, start, start + rank) + " "
         start += rank
+    if at:
+        raise ValueError(text, at)
     raise ValueError(text)
 
 
-@numba.njit("void(int64[::1], int64[::1])", nogil=True, cache=True)
-def raise_output_mismatch(target, value):
+@numba.njit("void(int64[::1], int64[::1], int64)", nogil=True, cache=True)
+def raise_output_mismatch(target, value, at):
     """ValueError for an in-place update whose value does not broadcast to its target's shape: NumPy's two
     messages (the shapes do not broadcast at all; they do, but to a shape other than the target's)."""
     nt, nv = len(target), len(value)
@@ -50,11 +52,17 @@ def raise_output_mismatch(target, value):
         v = value[nv - k] if k <= nv else 1
         if t != v and t != 1 and v != 1:
             shown = _text(target, 0, nt)
-            raise ValueError("operands could not be broadcast together with shapes " + shown + " "
-                             + _text(value, 0, nv) + " " + shown + " ")
+            text = "operands could not be broadcast together with shapes " + shown + " " + _text(value, 0, nv) \
+                + " " + shown + " "
+            if at:
+                raise ValueError(text, at)
+            raise ValueError(text)
         out[n - k] = v if t == 1 else t
-    raise ValueError("non-broadcastable output operand with shape " + _text(target, 0, nt)
-                     + " doesn't match the broadcast shape " + _text(out, 0, n))
+    text = "non-broadcastable output operand with shape " + _text(target, 0, nt) + " doesn't match the broadcast " \
+        "shape " + _text(out, 0, n)
+    if at:
+        raise ValueError(text, at)
+    raise ValueError(text)
 
 
 def dims(shape):
