@@ -52,3 +52,48 @@ def test_a_call_from_the_compile_thread_itself_runs_in_place():
     """Waiting for its own queue would never return."""
     inner = C.on_compile_thread(lambda: C.on_compile_thread(threading.current_thread))
     assert inner.name == "cuvil-dynamo-numba_0"
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="os.fork is POSIX only")
+def test_a_forked_child_compiles_and_splits_on_threads_of_its_own(new_process):
+    """A DataLoader worker forked after the parent compiled, while another thread of the parent compiles (holds
+    Numba's compiler lock, as the prelude does): the fork waits for the lock, and the child makes new threads."""
+    import os
+    import time
+
+    from numba.core.compiler_lock import global_compiler_lock
+
+    x = torch.randn(64, 1024, generator=torch.Generator().manual_seed(6))  # 64K elements: split at 2 threads
+    with torch.no_grad():
+        torch.compile(lambda t: torch.softmax(t, -1), backend="cuvil", dynamic=False)(x)
+    expected = torch.tanh(x) * 3
+    held = threading.Event()
+
+    def compiling():
+        with global_compiler_lock:
+            held.set()
+            time.sleep(0.3)
+
+    other = threading.Thread(target=compiling)
+    other.start()
+    held.wait()
+    pid = os.fork()
+    if pid == 0:  # the child: a new graph (a compile) and a split call, then exit without pytest's teardown
+        code = 1
+        try:
+            torch.set_num_threads(2)  # torch's own ops stay out of the child: OpenMP hangs after a fork
+            with torch.no_grad():
+                out = torch.compile(lambda t: torch.tanh(t) * 3, backend="cuvil", dynamic=False)(x)
+            torch.set_num_threads(1)
+            code = 0 if torch.allclose(out, expected, atol=1e-6) else 2
+        finally:
+            os._exit(code)
+    other.join()
+    deadline = time.monotonic() + 120
+    while (done := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if done[0] == 0:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        pytest.fail("the forked child hung")
+    assert os.waitstatus_to_exitcode(done[1]) == 0

@@ -30,8 +30,8 @@ from typing import Any
 import torch
 import torch.fx
 
+from . import forking, modules, partition_key, prelude
 from . import layout as L
-from . import modules, partition_key, prelude
 from .pipeline import compile_kernel
 from .spec import STORAGE, Spec
 from .split import SplitChoice
@@ -140,6 +140,9 @@ def on_compile_thread(fn: Callable[..., Any], *args: Any) -> Any:
     if threading.current_thread().name.startswith("cuvil-dynamo-numba"):
         return fn(*args)
     return _COMPILE_THREAD[0].submit(fn, *args).result()
+
+
+forking.install()  # a forked child gets new threads and locks (forking.py)
 
 
 _COMPILED: dict[str, Compiled] = {}
