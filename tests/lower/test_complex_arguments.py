@@ -1,7 +1,8 @@
 """A Python complex argument is a weak scalar (analysis/types.py `Scalar`, NEP 50): `float32_array * 1j` is
 complex64, `int8_array * 1j` complex128, and an `np.complex128` argument is a variant of its own whose guard
 says so. A mutant that lost the word for a weak complex failed every compile with a complex argument (the cache
-key spells each argument's type; tests/MUTATION.md)."""
+key spells each argument's type), and one that made `abs(z)` a strong float64 gave `abs(z) * float32_array` in
+float64 (tests/MUTATION.md)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import cuvil
 
 
 def scale(a, z):
-    return a * z, z * 2, z.real + z.imag
+    return a * z, z * 2, z.real + z.imag, abs(z) * a  # abs of a Python complex is a Python float: weak too
 
 
 SCALE = cuvil.jit(scale)

@@ -54,9 +54,10 @@ EQUIVALENT: dict[str, str] = {
     "cuvil.analysis.types.x_of_value__mutmut_15": "None and every value that is no number are Opaque either way, "
                                                   "and no rule or lowering tells one Opaque from another (they "
                                                   "test for Scalar or Array; unify makes any mix Opaque)",
-    "cuvil.runtime.policy.xǁDimPolicyǁstatic_dims__mutmut_3": "a variant's static dims index the same function's "
-                                                             "parameters, and every call is bound to the full "
-                                                             "parameter list: `i < len(args)` always holds",
+    **{f"cuvil.runtime.policy.xǁDimPolicyǁstatic_dims__mutmut_{n}": "a variant's static dims index the same "
+                                                                     "function's parameters, and every call is bound "
+                                                                     "to the full parameter list: `i < len(args)` "
+                                                                     "always holds" for n in (3, 4)},
     "cuvil.lower.checks.x__simple__mutmut_40": "a tuple is never an int, so never a range's argument, an operand "
                                                "or a checked call's argument: the recursion is never reached",
 }
