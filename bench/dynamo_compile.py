@@ -10,10 +10,12 @@ of the last base compile (wall times: shares) are split into its passes before l
 
     python bench/dynamo_compile.py [--repeat 7]
 
-Variants, each one change from the kernels' decorator (dynamo/modules.py): `no cache` (cache=False),
-`no NRT` (_nrt=False), `no CPython wrapper` (no_cpython_wrapper=True: the kernel could then only be called
-through its native address), `OPT=2` (numba.config.OPT lowered for this compile alone), `no function passes`
-(Numba's per-function LLVM pipeline skipped, the module pipeline kept).
+`base` is the kernels' decorator (dynamo/modules.py, with its pruned pipeline, pipeline.py) at Numba's default
+`-O3`; the backend itself compiles at `-O1` (the `OPT=1` variant). Variants, each one change from base:
+`no cache` (cache=False), `no NRT` (_nrt=False), `no CPython wrapper` (no_cpython_wrapper=True: the kernel
+could then only be called through its native address), `OPT=2` (numba.config.OPT lowered for this compile
+alone), `no function passes` (Numba's per-function LLVM pipeline skipped, the module pipeline kept),
+`OPT=1 (the backend's)`.
 """
 
 from __future__ import annotations
@@ -28,16 +30,18 @@ from contextlib import contextmanager
 from typing import Any
 
 
-@contextmanager
-def _opt2() -> Any:
-    import numba
+def _opt(level: int) -> Any:
+    @contextmanager
+    def context() -> Any:
+        import numba
 
-    old = numba.config.OPT
-    numba.config.OPT = 2
-    try:
-        yield
-    finally:
-        numba.config.OPT = old
+        old = numba.config.OPT
+        numba.config.OPT = type(old)(level)
+        try:
+            yield
+        finally:
+            numba.config.OPT = old
+    return context
 
 
 @contextmanager
@@ -62,7 +66,8 @@ VARIANTS = {  # name: (decorator text replaced, replacement, context)
     "no cache": (", cache=True", "", _nothing),
     "no NRT": ("cache=True", "cache=True, _nrt=False", _nothing),
     "no CPython wrapper": ("cache=True", "cache=True, no_cpython_wrapper=True", _nothing),
-    "OPT=2": ("", "", _opt2),
+    "OPT=2": ("", "", _opt(2)),
+    "OPT=1 (the backend's)": ("", "", _opt(1)),
     "no function passes": ("", "", _no_function_passes),
 }
 
