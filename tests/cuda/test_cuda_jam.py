@@ -1,13 +1,9 @@
 """codegen/cuda_jam.py and what a fast launch needs: a grid-stride loop of plain assignments runs four
 iterations a trip with every copy's loads before the first store (equal to Python on the simulator with a grid
-small enough that the trips run; the serial twin as written), the float32 GELU's PTX does no float64 work, the
-row softmax's PTX reduces by warp shuffles, and a call with device arrays allocates only its result and copies
-nothing back (counted with stand-ins)."""
+small enough that the trips run; the serial twin as written), and a call with device arrays allocates only its
+result and copies nothing back (counted with stand-ins). The PTX of the fast kernels (four loads before the first
+store, no float64, warp shuffles) is read in test_ptx.py, whose one subprocess compiles every kernel."""
 
-import json
-import subprocess
-import sys
-import textwrap
 from contextlib import contextmanager
 
 import numpy as np
@@ -16,8 +12,7 @@ import pytest
 import cuvil
 from bench import gpu_bench
 from cuvil.runtime import cuda_runtime
-from tests.cuda.backing import GPU, no_simulator_env
-from tests.cuda.test_ptx import launches  # noqa: F401 (a fixture)
+from tests.cuda.backing import GPU
 from tests.programs.test_programs import assert_same
 
 
@@ -143,52 +138,3 @@ def test_a_call_on_device_arrays_allocates_only_its_result(monkeypatch):
     assert counts.seen == []  # nothing allocated, copied or waited for
     soft(x)
     assert counts.seen == ["device_array"]  # its result
-
-
-PTX = textwrap.dedent("""
-    import importlib.util, json, sys
-    import numba.cuda.dispatcher as d
-    class Device:  # compute capability 9.0 for compile_device's lookup (numba-cuda 0.30.4, as test_ptx.py)
-        compute_capability = (9, 0)
-    d.get_current_device = lambda: Device()
-    from numba import cuda
-    found = {}
-    for path, name, sig in json.load(sys.stdin):
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-        ptx, _ = cuda.compile_ptx(getattr(module, name).py_func, sig, cc=(9, 0))
-        ops = [line.split()[0] for line in ptx.splitlines() if line.strip()
-               and not line.strip().startswith(("//", ".", "{", "}", "$", "@", ")", "("))]
-        found[name] = ops
-    print(json.dumps(found))
-""")
-
-
-@pytest.mark.skipif(GPU, reason="records the simulator's launches")
-def test_ptx_of_fast_kernels(launches):  # noqa: F811 (the fixture)
-    """float32 GELU: no instruction on float64, and a trip's four loads before its first store; row softmax
-    (loops): warp shuffles and block barriers, no float64 (its sum is the user's float32 `s`); an int64 row sum
-    shuffles too."""
-    from tests.cuda.test_cuda_rows import row_sums, softmax
-
-    x = np.linspace(-3, 3, 64, dtype=np.float32)
-    cuvil.jit(gpu_bench.gelu, target="cuda")(x, np.empty_like(x))
-    m = x.reshape(4, 16)
-    cuvil.jit(softmax, target="cuda")(m, np.empty_like(m))
-    whole = np.arange(64, dtype=np.int64).reshape(4, 16)
-    cuvil.jit(row_sums, target="cuda")(whole, np.zeros(4, np.int64))  # int64 shuffles
-    assert len(launches) == 3
-    done = subprocess.run([sys.executable, "-c", PTX], input=json.dumps(sorted(launches)), text=True,
-                          capture_output=True, env=no_simulator_env(), timeout=600)
-    assert done.returncode == 0, done.stderr[-3000:]
-    ops = json.loads(done.stdout.strip().splitlines()[-1])
-    gelu, rows = ops["gelu_k0"], ops["softmax_k0"]
-    assert [op for op in gelu if ".f64" in op] == []
-    first_store = next(k for k, op in enumerate(gelu) if op.startswith("st.global"))
-    assert sum(op.startswith("ld.global") for op in gelu[:first_store]) == 4
-    assert sum(op.startswith("shfl.sync.down") for op in rows) >= 10  # 5 steps, twice, per reduction
-    assert any(op.startswith("bar.sync") for op in rows)
-    assert [op for op in rows if ".f64" in op] == []
-    assert any(op.startswith("shfl.sync.down") for op in ops["row_sums_k0"])

@@ -143,16 +143,15 @@ def test_softmax_of_arrays_equals_python(rows, cols, data):
 
 
 def test_explain_names_a_block_per_row():
-    x = np.linspace(-2, 2, 3 * 70, dtype=np.float32).reshape(3, 70)
+    x = np.linspace(-2, 2, 2 * 40, dtype=np.float32).reshape(2, 40)
     fn, got, want = run(softmax, x, np.empty_like(x))
     np.testing.assert_allclose(got, want, rtol=2e-6)
     assert mapping(fn) == ["grid kernel softmax_k0: block per row, up to 256 threads along the row, reduces m max, "
-                           "s + across the block, rows(_d0, x.shape[1] - 1, _serial0)"] or \
-        mapping(fn)[0].startswith("grid kernel softmax_k0: block per row, up to 256 threads along the row, "
-                                  "reduces m max, s + across the block")
+                           "s + across the block, rows(2, x.shape[1] - 1, _serial0)"]
     fn, got, want = run(softmax_arrays, x)
-    assert mapping(fn)[0].startswith("grid kernel softmax_arrays_k0: block per row")
-    assert "reduces _acc0 maximum, _acc1 +" in mapping(fn)[0]
+    found, = mapping(fn)  # the launcher's names for the lowered shapes are the lowering's
+    assert found.startswith("grid kernel softmax_arrays_k0: block per row, up to 256 threads along the row, reduces "
+                            "_acc0 maximum, _acc1 + across the block, rows(")
 
 
 def test_integer_row_sums_are_exact_first_call_hit_and_miss():
@@ -207,18 +206,15 @@ def test_rows_longer_than_four_times_the_block_run_jammed_trips(fn):
 
 
 @pytest.mark.parametrize("fn", [layernorm, layernorm_arrays, row_min])
-@pytest.mark.parametrize("one_block", [False, True])
-def test_layernorm_and_row_min_split_along_rows(fn, one_block):
-    """Reductions between row statements, a temporary per element, `min`; the launcher's grid, and one block of
-    32 threads (jammed trips)."""
-    from contextlib import nullcontext
-
+def test_layernorm_and_row_min_split_along_rows(fn):
+    """Reductions between row statements, a temporary per element, `min`; one block of 32 threads (jammed
+    trips; the launcher's own grid is the other tests')."""
     from tests.cuda.test_cuda_jam import small_grid
 
     x = np.random.default_rng(6).standard_normal((2, 150))
     x[1, 140] = -np.inf if fn is row_min else x[1, 140]
     args = {layernorm: (x, np.zeros_like(x)), layernorm_arrays: (x,), row_min: (x, np.zeros(2))}[fn]
-    with small_grid(32) if one_block else nullcontext():
+    with small_grid(32):
         compiled, got, want = run(fn, *args)
     assert mapping(compiled)[0].startswith(f"grid kernel {fn.__name__}_k0: block per row")
     assert got.dtype == want.dtype == np.float64 and got.shape == want.shape
@@ -227,9 +223,9 @@ def test_layernorm_and_row_min_split_along_rows(fn, one_block):
 
 def test_a_row_read_before_a_loop_that_overwrites_it_sees_the_old_value():
     """Every thread reads out[i, 0] before any thread of the block writes it (a barrier before the loop)."""
-    x = np.ones((4, 300))
-    out = np.arange(4 * 300, dtype=np.float64).reshape(4, 300) + 5.0
-    for _ in range(3):
+    x = np.ones((2, 300))
+    out = np.arange(2 * 300, dtype=np.float64).reshape(2, 300) + 5.0
+    for _ in range(2):
         compiled, got, want = run(shift_by_first, x, out)
         assert_same(got, want)
     assert mapping(compiled)[0].startswith("grid kernel shift_by_first_k0: block per row")

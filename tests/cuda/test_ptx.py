@@ -119,19 +119,49 @@ def test_every_generated_kernel_compiles_to_ptx_for_cc90(launches):
     for fn, shape in ((gpu_bench.gelu, (64,)), (gpu_bench.softmax, (4, 16))):
         x = np.linspace(-3.0, 3.0, int(np.prod(shape)), dtype=np.float32).reshape(shape)
         cuvil.jit(fn, target="cuda")(x, np.empty_like(x))
+    from tests.cuda.test_cuda_rows import row_sums  # a block per row reducing int64 by warp shuffles
+
+    cuvil.jit(row_sums, target="cuda")(np.arange(64, dtype=np.int64).reshape(4, 16), np.zeros(4, np.int64))
     for fn, make in _bench_kernels():  # every bench kernel is accepted (none refused at its line)
         cuvil.jit(fn, target="cuda")(*make(1e-5))
     if any(c.fn.__name__ == "smooth_with_array_constant" for c in ACCEPTED):  # a kernel reading a captured array
         assert any(launches.injected.values())
     assert len(launches) >= 20  # the launches were recorded (the corpus itself may be another: a held-out one)
-    failed = compile_ptx(launches)
+    failed = compile_ptx(launches, instructions=FAST)
     assert not failed, "\n".join(failed)
+    fast_kernels_ptx(failed.instructions)
 
 
-def compile_ptx(launches):
+# kernels whose instructions fast_kernels_ptx reads: (kernel, the user's file its module was generated from)
+FAST = (("gelu_k0", "gpu_bench.py"), ("softmax_k0", "gpu_bench.py"), ("row_sums_k0", "test_cuda_rows.py"))
+
+
+def fast_kernels_ptx(ops):
+    """The float32 GELU does no float64 work and loads a trip's four elements before its first store
+    (codegen/cuda_jam.py); the row softmax (loops, float32) reduces by warp shuffles between block barriers and
+    does no float64 work (its sum is the user's float32 `s`); an int64 row sum shuffles too."""
+    gelu = ops["gelu_k0"]
+    assert [op for op in gelu if ".f64" in op] == []
+    first_store = next(k for k, op in enumerate(gelu) if op.startswith("st.global"))
+    assert sum(op.startswith("ld.global") for op in gelu[:first_store]) == 4
+    rows = ops["softmax_k0"]
+    assert sum(op.startswith("shfl.sync.down") for op in rows) >= 10  # 5 steps, twice, per reduction
+    assert any(op.startswith("bar.sync") for op in rows)
+    assert [op for op in rows if ".f64" in op] == []
+    assert any(op.startswith("shfl.sync.down") for op in ops["row_sums_k0"])
+
+
+class Failures(list):
+    """compile_ptx's failures, one line each; `instructions`: the PTX instructions of the kernels asked for."""
+
+    instructions: dict
+
+
+def compile_ptx(launches, instructions=()):
     """The kernels launched (a `launches` fixture's record) compiled for cc 9.0 without the simulator, in a
     subprocess, each with numba-cuda's disk cache in its entry and the values Cuvil sets in its module before
-    it runs; the failures, one line each."""
+    it runs; the failures, and the instructions of the kernels `instructions` names ((kernel, the user's file),
+    the first signature launched)."""
     script = textwrap.dedent("""
         import importlib.util, json, os, pickle, sys
         import numba.cuda.dispatcher as d
@@ -141,7 +171,8 @@ def compile_ptx(launches):
         from numba import cuda
         failed = []
         modules = {}
-        launched, injected = pickle.load(sys.stdin.buffer)
+        launched, injected, wanted = pickle.load(sys.stdin.buffer)
+        instructions = {}
         for path, name, sig in launched:
             if path not in modules:
                 spec = importlib.util.spec_from_file_location(path.rsplit("/", 1)[1][:-3], path)
@@ -154,19 +185,26 @@ def compile_ptx(launches):
                 kernel = getattr(modules[path], name)
                 ptx, _ = cuda.compile_ptx(kernel.py_func, sig, cc=(9, 0))
                 assert ".target sm_90" in ptx
+                origin = open(path).readline().split(" from ", 1)[-1].split(" ", 1)[0]
+                if (name, origin) in wanted and name not in instructions:
+                    instructions[name] = [line.split()[0] for line in ptx.splitlines() if line.strip() and not
+                                          line.strip().startswith(("//", ".", "{", "}", "$", "@", ")", "("))]
                 # numba-cuda's disk cache (its index keyed by compute capability) in the entry, beside the module;
                 # absolute paths: CUVIL_CACHE_DIR may be relative (nox's is)
                 entry = os.path.abspath(os.path.join(os.path.dirname(path), "__pycache__"))
                 assert os.path.abspath(kernel._cache._cache_path) == entry, kernel._cache
             except Exception as exc:
                 failed.append(f"{name}{sig}: {type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:300]}")
-        print(json.dumps(failed))
+        print(json.dumps([failed, instructions]))
     """)
     env = no_simulator_env()
-    given = pickle.dumps((sorted(launches), getattr(launches, "injected", {})))
+    given = pickle.dumps((sorted(launches), getattr(launches, "injected", {}), set(instructions)))
     done = subprocess.run([sys.executable, "-c", script], input=given, capture_output=True, env=env, timeout=900)
     assert done.returncode == 0, done.stderr.decode()[-3000:]
-    return json.loads(done.stdout.decode().strip().splitlines()[-1])
+    failed, found = json.loads(done.stdout.decode().strip().splitlines()[-1])
+    out = Failures(failed)
+    out.instructions = found
+    return out
 
 
 def test_kernels_with_pythons_checks_compile_to_ptx_for_cc90(launches):
