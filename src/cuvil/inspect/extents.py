@@ -63,7 +63,7 @@ class Extents:
         return Poly.symbol(_code.code_for_node(node))
 
     def call_value(self, node: cst.Call) -> Any:
-        name, args = callee(node), [self.value(a.value) for a in node.args]
+        name, args = callee(node), [self.value(a.value) for a in node.args if a.keyword is None]  # not at=<line>
         if name == "len" and args:
             if isinstance(args[0], list):
                 return args[0][0] if args[0] else Poly()

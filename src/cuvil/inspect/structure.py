@@ -4,14 +4,16 @@ One line per region, indented by nesting: its kind (Alloc, ParallelNest, Serial,
 reductions with operator and dtype, the allocations with dtype and shape, and the region's lowered statements
 as a token stream — so fused operations, casts, static extents (constants) and loops inside serial code are
 all in it. Left out on purpose, because they change no generated code's structure: the user's line numbers and
-comments (`# L12`), and the names of variables and temporaries (renamed p0, p1, … for parameters and v0, v1, …
-for locals, in order of first appearance). Module-level names (np, numba, intrinsics) stay: they name
-operations. Each argument's type and which of its dims are static (with their sizes) head the lines.
+comments (`# L12`, a check's `at=12`), and the names of variables and temporaries (renamed p0, p1, … for
+parameters and v0, v1, … for locals, in order of first appearance). Module-level names (np, numba,
+intrinsics) stay: they name operations. Each argument's type and which of its dims are static (with their
+sizes) head the lines.
 """
 
 from __future__ import annotations
 
 import io
+import re
 import tokenize
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -38,6 +40,9 @@ def structure(vp: VariantPlans) -> list[str]:
     return lines
 
 
+_AT = re.compile(r" , at = \d+(?= \))")
+
+
 class _Names:
     """Parameters and locals renamed in order of first appearance; every other name kept."""
 
@@ -53,7 +58,8 @@ class _Names:
 
     def tokens(self, node: cst.CSTNode | str) -> str:
         text = node if isinstance(node, str) else _code.code_for_node(node)
-        return " ".join(self._tokens(text)).removesuffix(" ;")
+        # a check helper's `at=<line>` (lower/located.py) is a user's line number too
+        return _AT.sub("", " ".join(self._tokens(text))).removesuffix(" ;")
 
     def _tokens(self, text: str) -> Iterator[str]:
         skip = {tokenize.COMMENT, tokenize.NL, tokenize.ENCODING, tokenize.ENDMARKER}
