@@ -1,0 +1,29 @@
+"""An allocation in the plan's words (lower/plan.py `Alloc`): its dtype and its shape as written, a tuple kept as
+it is and a single extent made a tuple — `float64(n, 3)`, `int8(n,)` — as NumPy spells a shape (a mutant that
+wrapped every shape in a tuple again, `((n, 3),)`, failed no test; tests/MUTATION.md)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import cuvil
+
+
+def make(n):
+    out = np.zeros((n, 3))
+    flags = np.zeros(n, np.int8)
+    for i in range(n):
+        out[i, 0] = i
+        flags[i] = 1
+    return out, flags
+
+
+def test_the_plan_spells_each_allocation_as_numpy_spells_its_shape():
+    jitted = cuvil.jit(make, parallel=True, dynamic=True)
+    for n in (20, 21):  # a first call and a guard hit
+        for got, want in zip(jitted(n), make(n), strict=True):
+            assert (got.dtype, got.shape) == (want.dtype, want.shape)
+            np.testing.assert_array_equal(got, want)
+    allocs = [line.split(" Alloc ")[1].split("#")[0].strip() for line in str(jitted.source("plan")).splitlines()
+              if " Alloc " in line]
+    assert allocs == ["out: float64(n, 3)", "flags: int8(n,)"]
