@@ -60,6 +60,8 @@ EQUIVALENT: dict[str, str] = {
                                                                      "always holds" for n in (3, 4)},
     "cuvil.cfg.aliases.x__is_loop_target__mutmut_1": "the result is only read for its truth, and `None or x` is x: "
                                                      "None where no loop exists reads as False",
+    "cuvil.lower.plan.xǁ_Builderǁalloc__mutmut_32": "`code_for_node` renders the node it is given: the module's "
+                                                    "body (`[]` or None) is never read",
     "cuvil.lower.checks.x__simple__mutmut_40": "a tuple is never an int, so never a range's argument, an operand "
                                                "or a checked call's argument: the recursion is never reached",
 }
