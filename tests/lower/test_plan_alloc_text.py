@@ -1,6 +1,7 @@
 """An allocation in the plan's words (lower/plan.py `Alloc`): its dtype and its shape as written, a tuple kept as
 it is and a single extent made a tuple — `float64(n, 3)`, `int8(n,)` — as NumPy spells a shape (a mutant that
-wrapped every shape in a tuple again, `((n, 3),)`, failed no test; tests/MUTATION.md)."""
+wrapped every shape in a tuple again, `((n, 3),)`, failed no test; so did two that lost every region's lines;
+tests/MUTATION.md)."""
 
 from __future__ import annotations
 
@@ -27,3 +28,7 @@ def test_the_plan_spells_each_allocation_as_numpy_spells_its_shape():
     allocs = [line.split(" Alloc ")[1].split("#")[0].strip() for line in str(jitted.source("plan")).splitlines()
               if " Alloc " in line]
     assert allocs == ["out: float64(n, 3)", "flags: int8(n,)"]
+    first = make.__code__.co_firstlineno  # and each region names the user's lines it covers
+    where = [line.split("#")[1].strip() for line in str(jitted.source("plan")).splitlines()[1:] if line.strip()]
+    assert where == [f"L{first + 1}", f"L{first + 2}", f"L{first + 3}-L{first + 5}", f"L{first + 3}-L{first + 5}",
+                     f"L{first + 6}"]
