@@ -83,7 +83,7 @@ def _rewrite(before: str, checked_lines: set[int]) -> str:
          np.add(inplace_value(a, a), inplace_value(a, a.T), a)  # L2
          np.add(x, 1.0)  # L3
          np.modf(inplace_value(a[0], inplace_value(y, x)), y, a[0])  # L4
-         np.add(x, y, out=x)  # L5
+         np.add(inplace_value(x, x), inplace_value(x, y), out=x)  # L5
          np.add(x, y, f(x))  # L6
      """),
 ])

@@ -156,24 +156,32 @@ class InplaceUpdates(cst.CSTTransformer):
         return cst.FlattenSentinel([first[0], *(s.with_changes(leading_lines=()) for s in first[1:]), *rest])
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
-        """`np.add(x, y, out)`: NumPy reads inputs that overlap `out` as if copied first; Numba does not."""
+        """`np.add(x, y, out)` and `np.add(x, y, out=o)`: NumPy reads inputs that overlap the output as if copied
+        first (`np.add(a[::-1], 1, out=a)`); Numba does not."""
         arity = self.arity(updated.func)
         args = updated.args
-        if arity is None or len(args) <= arity[0] or any(a.keyword is not None or a.star for a in args):
+        if arity is None or any(a.star for a in args):
             return updated
         nin, nout = arity
-        outs = [a.value for a in args[nin:nin + nout]]
-        if not all(_pure(out) for out in outs):
+        positional = [k for k, a in enumerate(args) if a.keyword is None]
+        named = [a.value for a in args if a.keyword is not None and a.keyword.value == "out"]
+        if len(positional) > nin:
+            outs = [args[k].value for k in positional[nin:nin + nout]]
+        elif named:
+            outs = [e.value for e in named[0].elements] if isinstance(named[0], cst.Tuple) else named
+        else:
             return updated
-        inputs = []
-        for arg in args[:nin]:
-            value = arg.value
+        if len(positional) < nin or not all(_pure(out) for out in outs):
+            return updated
+        new = list(args)
+        for k in positional[:nin]:
+            value = args[k].value
             if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)
                     and value.func.value == self.names["inplace_value"]):  # idempotent
                 for out in outs:
                     value = self.call("inplace_value", out, value)
-            inputs.append(arg.with_changes(value=value))
-        return updated.with_changes(args=[*inputs, *args[nin:]])
+            new[k] = args[k].with_changes(value=value)
+        return updated.with_changes(args=new)
 
     def call(self, which: str, target: cst.BaseExpression, value: cst.BaseExpression) -> cst.Call:
         self.used.add(which)

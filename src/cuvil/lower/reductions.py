@@ -169,8 +169,11 @@ class _Extreme:
         else:
             info = np.iinfo(dtype)
             bound = int(info.min if self.largest else info.max)
+            # -2**63 as `-9223372036854775807 - 1`: the literal 9223372036854775808 alone is a Python int beyond
+            # int64, which the overflow checks rightly refuse to negate
             start = cst.Integer(str(bound)) if bound >= 0 else \
-                cst.UnaryOperation(cst.Minus(), cst.Integer(str(-bound)))
+                cst.BinaryOperation(cst.UnaryOperation(cst.Minus(), cst.Integer(str(-bound - 1))), cst.Subtract(),
+                                    cst.Integer("1"))
         init: Stmts = [assign(cst.Name(acc), _cast(numpy, dtype, start), origin)]
         pick = cst.Call(cst.Name("max" if self.largest else "min"), [cst.Arg(cst.Name(acc))])
         if kind != "f":
