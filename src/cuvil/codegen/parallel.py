@@ -224,10 +224,13 @@ class _Printer:
         raisers = [(c.raiser, c.unchecked if c.values is None else None) for c in checks if c.raiser is not None]
         chain: Stmts = [s.visit(_Unchecked(raisers)) for s in then] if raisers else then  # type: ignore[misc]
         for check in reversed(checks):
-            if raisers:  # a condition runs after the checks before it: the calls they tested are safe in it
+            if raisers:  # a condition, and the values a failure records, run after the checks before it: the
+                # calls those tested are safe there (a checked call left in would stop Numba parallelizing)
                 condition = check.condition.visit(_Unchecked(raisers))
                 assert isinstance(condition, cst.BaseExpression)
-                check = dataclasses.replace(check, condition=condition)
+                recorded = check.values and (_unchecked(check.values[0], raisers),
+                                             _unchecked(check.values[1], raisers))
+                check = dataclasses.replace(check, condition=condition, values=recorded)
             self.codes.append(check)
             code = len(self.codes)
             values, recorder = (check.values, "record_error_values") if check.values else ((), "record_error")
@@ -256,6 +259,13 @@ class _Printer:
                                        check.line))
             out.append(_if(test, raised, check.line))
         return out
+
+
+def _unchecked(value: cst.BaseExpression, raisers: list[tuple[cst.Call, cst.BaseExpression | None]]) \
+        -> cst.BaseExpression:
+    out = value.visit(_Unchecked(raisers))
+    assert isinstance(out, cst.BaseExpression)
+    return out
 
 
 class _Unchecked(cst.CSTTransformer):
