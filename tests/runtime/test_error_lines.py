@@ -185,6 +185,12 @@ def inverse(x):
     y = x - x
     return y ** -1.0
 """, (1.0,), (2,)),
+    "zero to a negative power in place": ("""
+def inverse_in_place(x):
+    y = x - x
+    y **= -2.0
+    return y
+""", (1.0,), (2,)),
     "range of a float": ("""
 def count(n):
     m = n / 2
@@ -218,11 +224,7 @@ def outer(a, i):
 }
 
 
-_UNLOCATED = pytest.mark.xfail(strict=True, reason="runtime/intrinsics.py's py_pow is not given the user's line")
-
-
-@pytest.mark.parametrize("case", [pytest.param(c, marks=_UNLOCATED) if c == "zero to a negative power" else c
-                                  for c in sorted(CASES)])
+@pytest.mark.parametrize("case", sorted(CASES))
 def test_error_at_users_line(case):
     source, first, miss = CASES[case]
     _as_python(source, first, miss)

@@ -30,12 +30,27 @@ _NEGATIVE_INT_POWER = "Integers to negative integer powers are not allowed."
 _ZERO_NEGATIVE = "0.0 cannot be raised to a negative power"
 
 
-def py_pow(base, exp):  # the plain-Python meaning, for CUVIL_DISABLE_JIT and for reading
+def py_pow(base, exp, at=0):  # the plain-Python meaning, for CUVIL_DISABLE_JIT and for reading
     return base ** exp
 
 
-def pow_exponent(base, exp):  # the plain-Python meaning: `base **= exp` checks by itself
+def pow_exponent(base, exp, at=0):  # the plain-Python meaning: `base **= exp` checks by itself
     return exp
+
+
+# `at`: the user's line (lower/located.py), raised with the error and taken off again by runtime/where.py
+@register_jitable
+def _zero_negative(at):
+    if at:
+        raise ZeroDivisionError(_ZERO_NEGATIVE, at)
+    raise ZeroDivisionError(_ZERO_NEGATIVE)
+
+
+@register_jitable
+def _value_error(message, at):
+    if at:
+        raise ValueError(message, at)
+    raise ValueError(message)
 
 
 def _integral(ty) -> bool:
@@ -54,28 +69,28 @@ def _scalar_checks(base, exp):
             return None
         as_float = float(exp.literal_value)  # Python: a float, and the literal says so before run time
 
-        def negative_literal(base, exp):
+        def negative_literal(base, exp, at=0):
             if base == 0:
-                raise ZeroDivisionError(_ZERO_NEGATIVE)
+                _zero_negative(at)
             return as_float
 
         return negative_literal
     if _integral(base) and _integral(exp):
 
-        def int_exp(base, exp):
+        def int_exp(base, exp, at=0):
             if exp < 0:
-                raise ValueError("integer ** negative integer gives a float in Python; write float(base) ** exp")
+                _value_error("integer ** negative integer gives a float in Python; write float(base) ** exp", at)
             return exp
 
         return int_exp
     if _real(base) and _real(exp):
 
-        def real_exp(base, exp):
+        def real_exp(base, exp, at=0):
             if base == 0 and exp < 0:
-                raise ZeroDivisionError(_ZERO_NEGATIVE)
+                _zero_negative(at)
             if base < 0 and np.isfinite(exp) and exp != np.floor(exp):
-                raise ValueError("a negative number ** a fractional power is complex in Python; "
-                                 "write complex(base) ** exp")
+                _value_error("a negative number ** a fractional power is complex in Python; "
+                             "write complex(base) ** exp", at)
             return float(exp)  # CPython uses C's pow() for an int exponent too; Numba would multiply
 
         return real_exp
@@ -97,43 +112,45 @@ def _negative_int_power_impl(base, exp):
 
 
 @overload(pow_exponent, jit_options={"nogil": True}, prefer_literal=True)
-def _pow_exponent(base, exp):
+def _pow_exponent(base, exp, at=0):
     if isinstance(base, types.Array) or isinstance(exp, types.Array):
         if not (_integral(base) and _integral(exp)):
-            return lambda base, exp: exp
+            return lambda base, exp, at=0: exp
 
-        def int_array_exp(base, exp):
+        def int_array_exp(base, exp, at=0):
             if _negative_int_power(base, exp):
-                raise ValueError(_NEGATIVE_INT_POWER)
+                _value_error(_NEGATIVE_INT_POWER, at)
             return exp
 
         return int_array_exp
     checks = _scalar_checks(base, exp)
-    return checks if checks is not None else (lambda base, exp: exp)
+    return checks if checks is not None else (lambda base, exp, at=0: exp)
 
 
 @overload(py_pow, jit_options={"nogil": True}, prefer_literal=True)
-def _py_pow(base, exp):
+def _py_pow(base, exp, at=0):
     if isinstance(base, types.Array) or isinstance(exp, types.Array):
         integral = _integral(base) and _integral(exp)
         both = isinstance(base, types.Array) and isinstance(exp, types.Array)
 
-        def array_pow(base, exp):
+        def array_pow(base, exp, at=0):
             if both:
                 check_operands(base.shape, exp.shape)  # first: NumPy's first complaint too
             result = np.power(base, exp)  # not `**`: Numba's raises ZeroDivisionError where NumPy gives inf
             if integral and result.size > 0 and _negative_int_power(base, exp):
-                raise ValueError(_NEGATIVE_INT_POWER)
+                _value_error(_NEGATIVE_INT_POWER, at)
             return result
 
         return array_pow
     if not (_real(base) and _real(exp)) or (_integral(base) and _integral(exp)):
-        return lambda base, exp: base ** pow_exponent(base, exp)
+        return lambda base, exp, at=0: base ** pow_exponent(base, exp, at)
 
-    def real_pow(base, exp):
-        result = base ** pow_exponent(base, exp)
+    def real_pow(base, exp, at=0):
+        result = base ** pow_exponent(base, exp, at)
         if np.isinf(result) and np.isfinite(base) and np.isfinite(exp):
-            raise OverflowError("(34, 'Numerical result out of range')")  # what CPython's float pow says
+            if at:  # what CPython's float pow says
+                raise OverflowError("(34, 'Numerical result out of range')", at)
+            raise OverflowError("(34, 'Numerical result out of range')")
         return result
 
     return real_pow
