@@ -32,6 +32,18 @@ def reads_in(node: cst.CSTNode | None) -> list[cst.Name]:
     return visitor.names
 
 
+def subscripts_in(node: cst.CSTNode) -> list[cst.Subscript]:
+    """Every subscript in `node`, outermost first."""
+    found: list[cst.Subscript] = []
+
+    class Find(cst.CSTVisitor):
+        def visit_Subscript(self, sub: cst.Subscript) -> None:
+            found.append(sub)
+
+    node.visit(Find())
+    return found
+
+
 def calls_in(node: cst.CSTNode) -> list[cst.Call]:
     """Every call in `node`, outermost first."""
     found: list[cst.Call] = []

@@ -199,17 +199,6 @@ def _only_at(stmt: cst.CSTNode, written: dict[str, str]) -> bool:
     return ok
 
 
-def _subscripts(node: cst.CSTNode) -> list[cst.Subscript]:
-    found: list[cst.Subscript] = []
-
-    class Find(cst.CSTVisitor):
-        def visit_Subscript(self, sub: cst.Subscript) -> None:
-            found.append(sub)
-
-    node.visit(Find())
-    return found
-
-
 def _names(node: cst.CSTNode) -> set[str]:
     found: set[str] = set()
 

@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 
 import libcst as cst
 
-from ..cfg.uses import calls_in, reads_in
+from ..cfg.uses import calls_in, reads_in, subscripts_in
 from ..normalize.names import Fresh, assigned_names
 from ..normalize.origins import origin_of, with_origin
 from .cuda import BUILTINS, Context, DeviceCode, Kernel, Raised, Stmts, _function, free_names
@@ -157,7 +157,7 @@ class _Rows:
             return True
         targets = {id(t.target) for s in _all_statements(body) if isinstance(s, cst.SimpleStatementLine)
                    for small in s.body if isinstance(small, cst.Assign) for t in small.targets}
-        read = {sub.value.value for s in body for sub in _subscripts(s)
+        read = {sub.value.value for s in body for sub in subscripts_in(s)
                 if isinstance(sub.value, cst.Name) and id(sub) not in targets}
         return not (read & self.stores or self.stores & self.inner_writes) and all(
             self.apart(a, b) for a in self.stores for b in read)
@@ -261,7 +261,7 @@ class _Rows:
                 if written.setdefault(target.value.value, text) != text:
                     raise _NotRows("one array written at two places")
         for small in smalls:
-            for node in _subscripts(small):
+            for node in subscripts_in(small):
                 if isinstance(node.value, cst.Attribute) and node.value.attr.value == "shape":
                     continue  # a.shape[k]: a number
                 if not isinstance(node.value, cst.Name):
@@ -384,17 +384,6 @@ def _index(sub: cst.Subscript) -> list[cst.BaseExpression | None]:
     if len(parts) == 1 and isinstance(parts[0], cst.Tuple):
         return [e.value for e in parts[0].elements]
     return parts
-
-
-def _subscripts(node: cst.CSTNode) -> list[cst.Subscript]:
-    found: list[cst.Subscript] = []
-
-    class Find(cst.CSTVisitor):
-        def visit_Subscript(self, sub: cst.Subscript) -> None:
-            found.append(sub)
-
-    node.visit(Find())
-    return found
 
 
 def _reads(node: cst.CSTNode | str | None) -> list[str]:
