@@ -45,9 +45,9 @@ def slug(target: str) -> str:
 
 
 def explicit(target: str) -> list[str]:
-    """Modules a glob target leaves out: those listed as targets of their own."""
+    """Modules a glob target leaves out: those listed as targets of their own (a module or a narrower glob)."""
     prefix = target.removesuffix("*.py")
-    return [t for t in TARGETS if t != target and t.startswith(prefix) and "*" not in t]
+    return [t for t in TARGETS if t != target and t.startswith(prefix)]
 
 
 def prepare(target: str, tests: tuple[str, ...] | None = None, folder: str | None = None) -> Path:
@@ -101,7 +101,7 @@ def sample(work: Path, target: str, every: int, offset: int) -> list[str]:
     from mutmut.mutation.file_mutation import mutate_file_contents
     from mutmut.utils.format_utils import get_mutant_name
 
-    skip = {work / "src" / "cuvil" / t for t in explicit(target)}
+    skip = {p for t in explicit(target) for p in (work / "src" / "cuvil").glob(t)}
     tried = {k for k, v in verdicts(work).items() if v is not None}
     names = []
     for path in sorted((work / "src" / "cuvil").glob(target)):
@@ -154,7 +154,8 @@ def _run(target: str, seconds: float, children: int, again: bool, every: int, of
             return
     env = {**os.environ, "CUVIL_MUTATION": "1", "PYTHONDONTWRITEBYTECODE": "1"}
     mutmut = Path(sys.executable).with_name("mutmut")
-    command = ["nice", "-n", "19", "timeout", "-s", "INT", "-k", "60", str(int(seconds)), str(mutmut), "run",
+    # nice 10, the other engineers' level: at 19 a run got 5-7% of a core at load 10 (the fifth session)
+    command = ["nice", "-n", "10", "timeout", "-s", "INT", "-k", "60", str(int(seconds)), str(mutmut), "run",
                "--max-children", str(children), *retry]
     print(f"== {target}: up to {int(seconds)} s in {work}" + (f", {len(retry)} mutants" if retry else ""),
           flush=True)

@@ -47,7 +47,7 @@ def _verify(target: str, tests: list[str], full: list[str]) -> dict[str, str]:
     env = {**os.environ, "CUVIL_MUTATION": "1", "PYTHONDONTWRITEBYTECODE": "1"}
     mutmut = Path(sys.executable).with_name("mutmut")
     start = time.time()
-    subprocess.run(["nice", "-n", "19", str(mutmut), "run", "--max-children", "1", *full], cwd=work, env=env,
+    subprocess.run(["nice", "-n", "10", str(mutmut), "run", "--max-children", "1", *full], cwd=work, env=env,
                    check=False)
     found = verdicts(work)
     ledger = json.loads(LEDGER.read_text()) if LEDGER.exists() else {}
