@@ -191,6 +191,48 @@ def inverse_in_place(x):
     y **= -2.0
     return y
 """, (1.0,), (2,)),
+    "a float to a literal power": ("""
+def grow(x):
+    y = x * 10.0
+    return y ** 20
+""", (1e20,), (10**15,)),
+    "a float to a literal float power": ("""
+def grow(x):
+    y = x * 10.0
+    return y ** 400.0
+""", (1.0,), (1,)),
+    "a float to a literal power in place": ("""
+def grow(x):
+    y = x * 10.0
+    y **= 40
+    return y
+""", (1e9,), (10**9,)),
+    "a float to a power in place": ("""
+def grow(x, e):
+    y = x * 10.0
+    y **= e
+    return y
+""", (1e200, 2.0), (1e200, 2)),
+    "builtin pow of a float": ("""
+def grow(x):
+    y = x * 10.0
+    return pow(y, 40)
+""", (1e9,), (10**9,)),
+    "math.pow range": ("""
+def grow(x):
+    y = x * 10.0
+    return math.pow(y, 400)
+""", (1.0,), (1,)),
+    "math.pow domain": ("""
+def root(x):
+    y = x - 2.0
+    return math.pow(y, 0.5)
+""", (1.0,), (1,)),
+    "math.pow of zero to a negative power": ("""
+def inverse(x):
+    y = x - x
+    return math.pow(y, -1)
+""", (1.0,), (2,)),
     "range of a float": ("""
 def count(n):
     m = n / 2
@@ -228,6 +270,40 @@ def outer(a, i):
 def test_error_at_users_line(case):
     source, first, miss = CASES[case]
     _as_python(source, first, miss)
+
+
+SQUARES = """
+def squares(a, h):
+    out = np.empty(a.shape[0])
+    for i in range(a.shape[0]):
+        x = (i + 0.5) * h
+        out[i] = a[i] + x ** 2
+    return out
+"""
+
+
+def test_parallel_float_power_error_at_users_line():
+    _as_python(SQUARES, (np.ones(4), 1e200), (np.ones(4, np.float32), 1e160), parallel=True)
+
+
+INT_POWERS = """
+def powers(a, k, j):
+    s = a[0]
+    s += k ** 2
+    s += 3 ** j
+    return s
+"""
+
+
+def test_int_power_error_at_users_line():
+    """Python gives a big int for `k ** 2` with k = 2**40 (Numba: 0); the compiled code raises OverflowError at
+    the power's line, and its values that fit are Python's."""
+    fn = define(INT_POWERS)
+    jitted = cuvil.jit(fn)
+    for args, line in [((np.ones(2), 2**40, 1), 3), ((np.ones(2), 1, 40), 4), ((np.ones(2, np.float32), -2**32, 1), 3)]:
+        assert _raised(jitted, *args) == (OverflowError, MESSAGE, (fn.__code__.co_filename, line))
+    assert jitted(np.ones(2), -3037000499, 39) == fn(np.ones(2), -3037000499, 39)  # both just below 2**63
+    assert len(jitted.compile_events) == 2
 
 
 def test_shapes_found_not_to_broadcast_when_compiling_end_at_users_line():

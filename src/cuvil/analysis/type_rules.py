@@ -224,6 +224,9 @@ class Rules(NumpyRules):
             return ufunc_result(name[len(_ELEMENTWISE):], [self.of(a) for a in args])
         if name.endswith(".inplace_value") and len(args) == 2:  # `t op= inplace_value(t, v)` (compiler.py): v
             return self.of(args[1])
+        if name.endswith(".pow_exponent") and len(args) == 2:  # `t **= pow_exponent(t, e)`: e, or a float for
+            negative = _negative_literal(args[1]) and self.of(args[0]) in (INT, BOOL)  # `k **= -2`
+            return FLOAT if negative else self.of(args[1])
         if name == "cuvil.runtime.reorder.add_any_order":  # a float sum's update (lower/reductions.py): acc's type
             return self.of(args[0])
         if name.startswith(_HALF):  # widen, narrow, round (runtime/half.py): a half value (or its bits)

@@ -85,6 +85,7 @@ DIVISIONS = {
 # dispatcher to raise their error at that line (runtime/where.py).
 LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.inplace.inplace_value",
                      "cuvil.runtime.intrinsics.py_pow", "cuvil.runtime.intrinsics.pow_exponent",
+                     "cuvil.runtime.intrinsics.math_pow",
                      "cuvil.runtime.intrinsics.inplace_value", *(f"cuvil.runtime.elementwise.{n}" for n in (
                          "broadcast_shape", "numpy_refuses", "python_int_as")),
                      *(f"cuvil.runtime.pymath.{n}" for n in DOMAINS),
@@ -202,7 +203,8 @@ _TABLE: dict[str, Entry] = {
                                                               "tanh_f64 erf_f32 erf_f64 sigmoid_f32 "
                                                               "sigmoid_f64").split())),
     **_entries("cuvil.runtime.reorder.add_any_order"),
-    **_entries("cuvil.runtime.intrinsics.py_pow cuvil.runtime.intrinsics.pow_exponent", raises="opaque"),
+    **_entries("cuvil.runtime.intrinsics.py_pow cuvil.runtime.intrinsics.pow_exponent "
+               "cuvil.runtime.intrinsics.math_pow", raises="opaque"),
     **_entries("cuvil.runtime.checks.index", raises="opaque"),
     # lower/indirect.py's test before a loop: reads its arguments, writes none, cannot raise
     **_entries("cuvil.runtime.checks.within cuvil.runtime.parallel.overlaps"),

@@ -38,6 +38,7 @@ from .checks import BoundsChecks
 from .located import Located
 from .overflow import OverflowChecks
 from .plan import Plan, build_plan
+from .pypow import PythonPowers, powers
 from .pyscalars import PythonScalars, wanted
 from .zerodivision import ZeroDivision
 
@@ -128,6 +129,9 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     if not halves and any(wanted(fn) for fn in functions.values()):  # .item(), abs(), np.zeros(n, int); a half
         # program is typed with PrecisionWarnings, given once (and its .item() is refused)
         rewrite_each(lambda types: PythonScalars(types, numpy, intrinsic))
+        globals = program.globals()
+    if any(powers(fn) for fn in functions.values()):  # `x ** 2` of Python numbers: CPython's errors
+        rewrite_each(lambda types: PythonPowers(types, intrinsic, options.overflow == "raise"))
         globals = program.globals()
     overflow = functools.partial(OverflowChecks, boundscheck=options.boundscheck, speculate=options.target == "cpu")
     bounds = functools.partial(BoundsChecks, versions=options.target == "cpu")  # CUDA: no loop copies (yet)

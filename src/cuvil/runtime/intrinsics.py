@@ -13,10 +13,12 @@ first two raise instead of silently answering wrong — except for a literal exp
 carries (`x ** -2` is a float). On arrays NumPy's semantics apply: `np.power` (Numba's `**` raises
 ZeroDivisionError where NumPy gives inf), and an integer result with a negative exponent raises ValueError,
 where Numba returns garbage. `pow_exponent(base, exp)` makes the same checks before `base **= exp` and returns
-the exponent to use.
+the exponent to use. `math_pow(x, y)` is `math.pow` with CPython's errors, where Numba returns nan and inf.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from numba import types
@@ -24,7 +26,7 @@ from numba.extending import overload, register_jitable
 
 from .inplace import check_operands, inplace_value
 
-__all__ = ["inplace_value", "pow_exponent", "py_pow"]
+__all__ = ["inplace_value", "math_pow", "pow_exponent", "py_pow"]
 
 _NEGATIVE_INT_POWER = "Integers to negative integer powers are not allowed."
 _ZERO_NEGATIVE = "0.0 cannot be raised to a negative power"
@@ -36,6 +38,10 @@ def py_pow(base, exp, at=0):  # the plain-Python meaning, for CUVIL_DISABLE_JIT 
 
 def pow_exponent(base, exp, at=0):  # the plain-Python meaning: `base **= exp` checks by itself
     return exp
+
+
+def math_pow(x, y, at=0):  # the plain-Python meaning
+    return math.pow(x, y)
 
 
 # `at`: the user's line (lower/located.py), raised with the error and taken off again by runtime/where.py
@@ -154,3 +160,25 @@ def _py_pow(base, exp, at=0):
         return result
 
     return real_pow
+
+
+@overload(math_pow, jit_options={"nogil": True})
+def _math_pow(x, y, at=0):
+    """CPython's math.pow: C's pow() of two floats; a result that is not finite from finite operands is an
+    error — nan (a negative number to a fractional power) and 0.0 to a negative power are "math domain
+    error", any other infinity "math range error". Non-finite operands give C's value and no error."""
+    if not (_real(x) and _real(y)):
+        return None
+
+    def impl(x, y, at=0):
+        a, b = float(x), float(y)
+        result = math.pow(a, b)  # Numba's: C's pow() (its `**` raises ZeroDivisionError for 0.0 ** -inf)
+        if not np.isfinite(result) and np.isfinite(a) and np.isfinite(b):
+            if np.isnan(result) or a == 0.0:
+                _value_error("math domain error", at)
+            if at:
+                raise OverflowError("math range error", at)
+            raise OverflowError("math range error")
+        return result
+
+    return impl
