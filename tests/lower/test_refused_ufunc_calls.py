@@ -35,3 +35,24 @@ def test_ufunc_call_refused_or_computed_as_numpy(ufunc, data):
             e, g = expected[1], got[1]
             assert type(g) is np.ndarray and g.dtype == e.dtype and g.shape == e.shape
             np.testing.assert_array_equal(g, e)
+
+
+SCALARS = [True, False, 3, -2, 2.5, np.bool_(True), np.int8(-3), np.float32(1.5)]
+
+
+@pytest.mark.parametrize("ufunc", UFUNCS)
+def test_ufunc_call_on_python_numbers_is_numpys(ufunc):
+    """`np.negative(True)` is NumPy's refusal, not Python's `-True` (it returned int8 -1); on other numbers the
+    value and NumPy's scalar type (int64 and float64 come back as Python numbers, as Numba returns them)."""
+    nin = getattr(np, ufunc).nin
+    f = jitted(f"def f(a, b):\n    return np.{ufunc}({'a, b' if nin == 2 else 'a'})\n")
+    python = {np.float64: float, np.int64: int, np.bool_: bool}
+    for a, b in zip(SCALARS, SCALARS[1:] + SCALARS[:1]):  # first call, then hits and misses by type
+        expected, got = outcome(f.py_func, a, b), outcome(f, a, b)
+        if expected[0] == "raise":
+            assert got[0] == "raise" and got[1][0] is TypeError and got[1][1] == expected[1][1], (a, b, got)
+        else:
+            assert got[0] == "value", (a, b, got)
+            e, g = expected[1], got[1]
+            assert python.get(type(e), type(e)) is python.get(type(g), type(g)), (a, b, e, g)
+            assert g == e or (g != g and e != e), (a, b, e, g)  # NaN in the same place

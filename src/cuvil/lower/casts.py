@@ -322,7 +322,8 @@ class Casts(cst.CSTTransformer):
             assert ufunc_name is not None
             originals = [a.value for a in original.args if a.keyword is None][: ufunc.nin]
             if len(originals) == ufunc.nin and updated.args:
-                result = ufunc_result(ufunc_name, [self.types.of(o) for o in originals])
+                # a ufunc called by name is NumPy's even on Python numbers: `np.negative(True)` is refused
+                result = ufunc_result(ufunc_name, [self.types.of(o) for o in originals], python=False)
                 if isinstance(result, Refused):  # `np.negative(bool_array)`: NumPy's TypeError when it runs
                     refuses = self.intrinsic("cuvil.runtime.elementwise", "numpy_refuses")
                     return cst.Call(cst.Name(refuses), [cst.Arg(updated.args[0].value),
