@@ -35,7 +35,9 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "analysis/shape_*.py": _SHAPES,
     "normalize/*.py": _FRONT,
     "cfg/*.py": _PARALLEL + ("tests/programs/test_math_errors.py",),
-    "analysis/precision.py": ("tests/precision/test_kernels.py", "tests/precision/test_diagnostics.py"),
+    # (test_precision_variant.py first: no compile, it fails a mutant of Precision's rules in milliseconds)
+    "analysis/precision.py": ("tests/precision/test_precision_variant.py", "tests/precision/test_kernels.py",
+                              "tests/precision/test_diagnostics.py"),
     # the type modules (types, type_rules, numpy_rules): the tests whose compiles turn on Python's and NumPy's
     # result types. test_ufuncs.py (12 of the 22 minutes of the old list's recording), the precision kernels and
     # the shape tests are left out: every survivor ran all of them, and they test little typing the rest miss.
