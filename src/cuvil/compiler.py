@@ -8,12 +8,14 @@ function becomes another function in the same module, so a user decorates only t
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import re
 import time
 import types
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import libcst as cst
 import numpy as np
@@ -28,7 +30,6 @@ from .cfg.unbound import UnboundChecks
 from .cfg.uses import reads, reads_in
 from .codegen.bindings import Binding, Callee, Import, Injected, Literal, bind
 from .codegen.cpu import FunctionUnit, PythonPow, line_map, module_source, print_plan
-from .codegen.cuda_module import CudaModule, generate_cuda
 from .codegen.specialize import StaticDims
 from .codegen.updates import InplaceUpdates, ufunc_arity
 from .errors import CuvilError, CuvilInternalError, CuvilShapeError, CuvilSyntaxError, CuvilTypeError
@@ -42,6 +43,9 @@ from .normalize.names import Fresh, Rename, all_names, assigned_names
 from .normalize.origins import origin_of
 from .normalize.pipeline import Normalized, normalize
 from .options import Options
+
+if TYPE_CHECKING:  # the CUDA printer is imported when a CUDA variant is generated, not for the CPU
+    from .codegen.cuda_module import CudaModule
 
 STAGES = ("parse", "normalize", "analyze", "codegen")
 
@@ -61,6 +65,20 @@ class Generated:
     # The Plans themselves, callees after the entry, for cuvil.inspect (fingerprints, diffs, the cost model);
     # not part of a cache entry: a warm start has none, and cuvil.inspect generates them again.
     plans: dict[str, Plan] = dataclasses.field(default_factory=dict, compare=False, repr=False)
+    # Each function's stages that no Specialization changes (_Front), for generating it again with other
+    # shapes (runtime/cache.py decides the static dims so); not part of a cache entry either.
+    fronts: dict[types.FunctionType, _Front] = dataclasses.field(default_factory=dict, compare=False, repr=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Front:
+    """One function's source through parse, subset check, normalize and the assignment checks: what its
+    generation does before anything reads the argument shapes or the module's names."""
+
+    source: Source
+    originals: dict[str, str]  # _unreserve's names: new → the user's
+    norm: Normalized
+    function: cst.FunctionDef  # norm's function with the run-time checks of check_assignments
 
 
 @dataclasses.dataclass(frozen=True)
@@ -99,7 +117,16 @@ class _Timer:
 
 def validate(fn: types.FunctionType) -> None:
     """Decoration-time check: the source exists, parses, and stays inside the subset."""
-    check_subset(parse(get_source(fn)))
+    _checked(get_source(fn))
+
+
+@functools.lru_cache(maxsize=64)
+def _checked(source: Source) -> Parsed:
+    """`source` parsed and inside the subset. Kept for the function's first generation, which follows its
+    decoration: a pure function of the (frozen) text, and libcst's trees are immutable."""
+    parsed = parse(source)
+    check_subset(parsed)
+    return parsed
 
 
 def check_assignments(norm: Normalized, source: Source) -> cst.FunctionDef:
@@ -166,8 +193,10 @@ def _free_names(fn: cst.FunctionDef) -> dict[str, cst.Name]:
 class _Module:
     """The generated module being assembled: its names, its functions, and the work list of callees."""
 
-    def __init__(self, options: Options, timer: _Timer, spec: Specialization):
-        self.options, self.timer, self.spec = options, timer, spec
+    def __init__(self, options: Options, timer: _Timer, spec: Specialization,
+                 fronts: dict[types.FunctionType, _Front]):
+        self.options, self.timer, self.spec, self.fronts = options, timer, spec, fronts
+        self.names_in: dict[int, tuple[cst.CSTNode, set[str]]] = {}  # free_name's all_names, by node
         self.names: dict[str, Binding] = {"numba": bind(__import__("numba"))}  # type: ignore[dict-item]
         self.emitted: dict[types.FunctionType, str] = {}
         self.paths: dict[types.FunctionType, tuple[str, ...]] = {}
@@ -198,16 +227,13 @@ class _Module:
         return self.emitted[fn]
 
     def compile_one(self, fn: types.FunctionType) -> Normalized:
-        with self.timer.stage("parse"):
-            source = get_source(fn)
-            parsed = parse(source)
-            check_subset(parsed)
-            parsed, self.originals[fn] = _unreserve(fn, parsed)
-        with self.timer.stage("normalize"):
-            norm = normalize(parsed)
+        front = self.fronts.get(fn)
+        if front is None:
+            front = self.fronts[fn] = self.front_end(fn)
+        source, norm = front.source, front.norm
+        self.originals[fn] = front.originals
         with self.timer.stage("analyze"):
-            function = check_assignments(norm, source)
-            function = self.bind_defaults(fn, function, source)
+            function = self.bind_defaults(fn, front.function, source)
             renames = self.resolve(fn, function, source)
             function = function.visit(Rename(renames)) if renames else function  # type: ignore[assignment]
             function = self.specialize(function, source, entry=not self.units)
@@ -215,6 +241,16 @@ class _Module:
         self.units.append(FunctionUnit(self.emitted[fn], function, source.filename, False))
         self.sources[self.emitted[fn]] = source
         return norm
+
+    def front_end(self, fn: types.FunctionType) -> _Front:
+        with self.timer.stage("parse"):
+            source = get_source(fn)
+            parsed, originals = _unreserve(fn, _checked(source))
+        with self.timer.stage("normalize"):
+            norm = normalize(parsed)
+        with self.timer.stage("analyze"):
+            function = check_assignments(norm, source)
+        return _Front(source, originals, norm, function)
 
     def lower(self, params: list[str]) -> list[str]:
         """The program-level stage (lower/program.py) over every function compiled so far, then each Plan
@@ -234,6 +270,8 @@ class _Module:
         self.plan = "\n".join(lowered.plans[u.name].text() for u in self.units)
         self.plans = {u.name: lowered.plans[u.name] for u in self.units}
         if options.target == "cuda":
+            from .codegen.cuda_module import generate_cuda
+
             with self.timer.stage("codegen"):
                 self.cuda = generate_cuda(lowered.plans, self.units, self.sources, program, self.names,
                                           cache=options.cache)
@@ -300,12 +338,19 @@ class _Module:
 
     def free_name(self, wanted: str, function: cst.FunctionDef) -> str:
         """A module-level name no binding and no function (compiled so far, or `function`) uses."""
-        taken = all_names(function).union(*(all_names(u.function) for u in self.units))
+        taken = self.all_names(function).union(*(self.all_names(u.function) for u in self.units))
         name, n = wanted, 0
         while name in self.names or name in taken:
             n += 1
             name = f"{wanted}_{n}"
         return name
+
+    def all_names(self, node: cst.CSTNode) -> set[str]:
+        """normalize.names.all_names, once per tree: free_name asks for every unit's at every new name."""
+        found = self.names_in.get(id(node))
+        if found is None:  # the node is kept with its names: its id cannot be reused meanwhile
+            found = self.names_in[id(node)] = (node, all_names(node))
+        return found[1]
 
     def bind_defaults(self, fn: types.FunctionType, function: cst.FunctionDef, source: Source) -> cst.FunctionDef:
         """Each default as the value Python computed when the `def` ran (`fn.__defaults__`), not as its
@@ -392,10 +437,13 @@ def _refuse_lambda(name: str, callee: types.FunctionType, source: Source, line: 
     )
 
 
-def generate(fn: types.FunctionType, options: Options, spec: Specialization = Specialization()) -> Generated:
-    """The generated module for `fn` (specialized as `spec` says) and its callees, with stage timings."""
+def generate(fn: types.FunctionType, options: Options, spec: Specialization = Specialization(),
+             again: Generated | None = None) -> Generated:
+    """The generated module for `fn` (specialized as `spec` says) and its callees, with stage timings. `again`:
+    a generation of the same functions to take the shape-independent stages from (`Generated.fronts`); the
+    result is then only for comparing its source and Plans: no normalized and cfg texts."""
     timer = _Timer()
-    module = _Module(options, timer, spec)
+    module = _Module(options, timer, spec, dict(again.fronts) if again is not None else {})
     entry = module.add_function(fn, ())
     entry_norm: Normalized | None = None
     while module.todo:
@@ -410,10 +458,10 @@ def generate(fn: types.FunctionType, options: Options, spec: Specialization = Sp
         else:
             source = module_source(entry, units, module.names, options)
             mapping = line_map(source, units)
-        normalized = entry_norm.module.code
-        cfg = cfg_source(entry_norm.module)
+        normalized = entry_norm.module.code if again is None else ""
+        cfg = cfg_source(entry_norm.module) if again is None else ""
     return Generated(source, entry, mapping, dict(module.injected), normalized, cfg, timer.seconds, loops,
-                     module.writes, module.plan, module.plans)
+                     module.writes, module.plan, module.plans, module.fronts)
 
 
 def _global(name: str, binding: Binding) -> Global:

@@ -240,13 +240,14 @@ def _generate(fn: types.FunctionType, options: Options, entry: Entry, specializa
 
 def _same_code(generated: Any, fn: types.FunctionType, options: Options, spec: Any, shapes: Any) -> bool:
     """Whether `fn` generated for `shapes` instead is the same module and Plans as `generated` (cuvil.inspect
-    generates a variant's Plans again from its guard). Its time counts in the compile's stages."""
+    generates a variant's Plans again from its guard). It starts from `generated`'s shape-independent stages
+    (parse to the assignment checks: a third of a generation); its time counts in the compile's stages."""
     from ..compiler import generate
 
     try:
         with warnings.catch_warnings():  # the user saw this function's warnings once, from the real generation
             warnings.simplefilter("ignore")
-            other = generate(fn, options, dataclasses.replace(spec, shapes=shapes))
+            other = generate(fn, options, dataclasses.replace(spec, shapes=shapes), again=generated)
     except Exception:  # refused or failed with those dims dynamic: the static ones are needed
         return False
     for stage, seconds in other.seconds.items():
