@@ -16,7 +16,8 @@ import cuvil
 from cuvil.runtime.pyint import MESSAGE
 from tests.helpers import define
 
-pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's overflow warning in the plain runs
+pytestmark = [pytest.mark.filterwarnings("ignore::RuntimeWarning"),  # NumPy's overflow warning in the plain runs
+              pytest.mark.filterwarnings("error::cuvil.PerformanceWarning")]  # no fallback to the code as written
 
 FLOAT_EXPONENTS = ("0", "1", "2", "3", "4", "5", "7", "10", "0.0", "1.0", "2.0", "3.0", "-1", "-2", "-3", "-1.0",
                    "-2.0")

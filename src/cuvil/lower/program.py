@@ -30,6 +30,7 @@ from ..errors import CuvilTypeError
 from ..normalize.names import Fresh, all_names, assigned_names
 from ..normalize.origins import origin_of
 from ..options import Options
+from . import library_raises
 from . import precision as half
 from .arrays import Lowering
 from .blocks import lower_arrays
@@ -132,6 +133,9 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
         globals = program.globals()
     if any(powers(fn) for fn in functions.values()):  # `x ** 2` of Python numbers: CPython's errors
         rewrite_each(lambda types: PythonPowers(types, intrinsic, options.overflow == "raise"))
+        globals = program.globals()
+    if options.target == "cpu" and not halves and any(library_raises.wanted(fn) for fn in functions.values()):
+        rewrite_each(lambda types: library_raises.LibraryRaises(types, intrinsic))  # NumPy's words, the line
         globals = program.globals()
     overflow = functools.partial(OverflowChecks, boundscheck=options.boundscheck, speculate=options.target == "cpu")
     bounds = functools.partial(BoundsChecks, versions=options.target == "cpu")  # CUDA: no loop copies (yet)

@@ -1,0 +1,200 @@
+"""NumPy's errors, at the user's line, where Numba's library would raise its own (CPU target; issue 10).
+
+    y = b.item()           →  one_element(b.size)                  # b may not hold exactly one element
+                              y = b.item()
+    out = np.zeros((m, 2)) →  nonnegative_dims((m, 2))              # m may be negative
+                              out = np.zeros((m, 2))
+    c = b.reshape(n, -1)   →  reshapes(b.size, dims((n, -1)))
+                              c = b.reshape(n, -1)
+
+Numba raises these with its own words and a traceback in its own source (runtime/library_checks.py says
+which); the helper before the statement raises NumPy's error first, and lower/located.py gives it the
+statement's line. Only a call the statement always evaluates is checked (not one under `and`/`or` or a
+conditional expression, whose guard would raise where Python does not), of simple statements only (a loop's
+header is evaluated again at every turn), and only when its operands are pure: the check evaluates them again.
+An allocation whose dims cannot be negative (literals, lengths, shapes, names bound only to those, sums and
+products of them) is not checked; nor is a reshape the compiler already proved or refused (static shapes,
+analysis/shapes.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import libcst as cst
+
+from ..analysis.type_rules import Types
+from ..analysis.types import INT, Array, Tuple
+from ..normalize.names import bound_names
+from ..normalize.origins import origin_of, with_origin
+from .reductions import Intrinsic
+
+MODULE = "cuvil.runtime.library_checks"
+_ALLOCATIONS = frozenset({"numpy.empty", "numpy.zeros", "numpy.ones", "numpy.full"})
+_NONNEGATIVE_CALLS = frozenset({"len", "broadcast_shape"})
+
+
+def wanted(fn: cst.FunctionDef) -> bool:
+    """Whether `fn` may hold a call this pass checks (else it needs no typing)."""
+    found = False
+
+    class Find(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            name = node.func.attr.value if isinstance(node.func, cst.Attribute) else ""
+            found = found or name in ("item", "reshape") or (name in ("empty", "zeros", "ones", "full")
+                                                              and bool(node.args)
+                                                              and not _nonnegative(node.args[0].value, set()))
+
+    fn.body.visit(Find())
+    return found
+
+
+class LibraryRaises(cst.CSTTransformer):
+    def __init__(self, types: Types, intrinsic: Intrinsic):
+        super().__init__()
+        self.types, self.intrinsic = types, intrinsic
+        self.nonnegative: set[str] = set()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.nonnegative = _nonnegative_names(node)
+
+    def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine,
+                                  updated: cst.SimpleStatementLine) -> cst.BaseStatement | cst.FlattenSentinel:
+        if len(original.body) != 1:
+            return updated
+        checks = [c for call in _always_evaluated(original.body[0]) for c in self._checks(call)]
+        if not checks:
+            return updated
+        line = origin_of(original)
+        guards = [with_origin(cst.SimpleStatementLine([cst.Expr(c)]), line) for c in checks]
+        return cst.FlattenSentinel([*guards, updated])
+
+    def _checks(self, call: cst.Call) -> list[cst.Call]:
+        name = self.types.calls.effect(call).name
+        args = [a.value for a in call.args]
+        if any(a.keyword is not None or a.star for a in call.args):
+            return []
+        owner = call.func.value if isinstance(call.func, cst.Attribute) else None
+        if name == ".item" and not args and owner is not None and self._array(owner):
+            return [self._call("one_element", _attribute(owner, "size"))]
+        if name in _ALLOCATIONS and args and not _nonnegative(args[0], self.nonnegative) and _pure(args[0]):
+            return [self._call("nonnegative_dims", args[0])]
+        if name == ".reshape" and owner is not None and args and self._array(owner):
+            return self._reshape(owner, args)
+        if name == "numpy.reshape" and len(args) == 2 and self._array(args[0]):
+            return self._reshape(args[0], args[1:])
+        return []
+
+    def _reshape(self, array: cst.BaseExpression, shape: Sequence[cst.BaseExpression]) -> list[cst.Call]:
+        """`shape`: reshape's arguments after the array, a tuple (`(n, -1)`, `a.shape`) or ints (`n, -1`)."""
+        if not all(_pure(s) for s in shape):
+            return []
+        kinds = [self.types.of(s) for s in shape]
+        if len(shape) == 1 and isinstance(kinds[0], Tuple) and all(k == INT for k in kinds[0].items):
+            dims = shape[0]
+        elif kinds and all(k == INT for k in kinds):
+            dims = cst.Tuple([cst.Element(s) for s in shape])
+        else:
+            return []
+        as_array = cst.Call(cst.Name(self.intrinsic("cuvil.runtime.messages", "dims")), [cst.Arg(dims)])
+        return [self._call("reshapes", _attribute(array, "size"), as_array)]
+
+    def _array(self, node: cst.BaseExpression) -> bool:
+        return isinstance(self.types.of(node), Array) and _pure(node)
+
+    def _call(self, name: str, *args: cst.BaseExpression) -> cst.Call:
+        return cst.Call(cst.Name(self.intrinsic(MODULE, name)), [cst.Arg(a) for a in args])
+
+
+def _attribute(node: cst.BaseExpression, name: str) -> cst.Attribute:
+    return cst.Attribute(node, cst.Name(name))
+
+
+def _pure(node: cst.BaseExpression) -> bool:
+    """Reads and arithmetic only: evaluating it again changes nothing and costs little."""
+    if isinstance(node, cst.Name | cst.Integer | cst.Float):
+        return True
+    if isinstance(node, cst.Attribute):
+        return _pure(node.value)
+    if isinstance(node, cst.Subscript):
+        return _pure(node.value) and all(isinstance(e.slice, cst.Index) and _pure(e.slice.value) for e in node.slice)
+    if isinstance(node, cst.Tuple):
+        return all(_pure(e.value) for e in node.elements)
+    if isinstance(node, cst.UnaryOperation):
+        return _pure(node.expression)
+    if isinstance(node, cst.BinaryOperation):
+        return _pure(node.left) and _pure(node.right)
+    return False
+
+
+def _nonnegative(node: cst.BaseExpression, names: set[str]) -> bool:
+    """A dim (or tuple of dims) that cannot be negative: a literal, a length, an array's shape or size, a name
+    in `names`, or a sum, product or floor quotient of those."""
+    if isinstance(node, cst.Tuple):
+        return all(_nonnegative(e.value, names) for e in node.elements)
+    if isinstance(node, cst.Integer):
+        return True
+    if isinstance(node, cst.Name):
+        return node.value in names
+    if isinstance(node, cst.Attribute):
+        return node.attr.value in ("shape", "size")
+    if isinstance(node, cst.Subscript):
+        return _nonnegative(node.value, names)
+    if isinstance(node, cst.Call):
+        return isinstance(node.func, cst.Name) and node.func.value in _NONNEGATIVE_CALLS
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add | cst.Multiply | cst.FloorDivide):
+        return _nonnegative(node.left, names) and _nonnegative(node.right, names)
+    return False
+
+
+def _nonnegative_names(fn: cst.FunctionDef) -> set[str]:
+    """The names every binding of which is a nonnegative dim (`n = a.shape[0]`; the lowering's `_d0 = _b0[1]`
+    with `_b0 = broadcast_shape(...)`), to a fixpoint. A name bound any other way (a parameter, a loop,
+    unpacking, `+=`) is not."""
+    bound: dict[str, list[cst.BaseExpression | None]] = {p.name.value: [None] for p in fn.params.params}
+
+    class Collect(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                value = node.value if isinstance(target.target, cst.Name) else None
+                for name in bound_names(target.target):
+                    bound.setdefault(name, []).append(value)
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            for name in bound_names(node.target):
+                bound.setdefault(name, []).append(None)
+
+        def visit_For(self, node: cst.For) -> None:
+            for name in bound_names(node.target):
+                bound.setdefault(name, []).append(None)
+
+    fn.body.visit(Collect())
+    names: set[str] = set()
+    while True:
+        new = {n for n, values in bound.items()
+               if all(v is not None and _nonnegative(v, names) for v in values)} - names
+        if not new:
+            return names
+        names |= new
+
+
+def _always_evaluated(stmt: cst.BaseSmallStatement) -> list[cst.Call]:
+    """The calls `stmt` evaluates whenever it runs: not those under `and`/`or`'s right side or a conditional
+    expression's arms."""
+    found: list[cst.Call] = []
+
+    class Find(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            found.append(node)
+
+        def visit_BooleanOperation(self, node: cst.BooleanOperation) -> bool:
+            node.left.visit(self)
+            return False
+
+        def visit_IfExp(self, node: cst.IfExp) -> bool:
+            node.test.visit(self)
+            return False
+
+    stmt.visit(Find())
+    return found

@@ -1,0 +1,119 @@
+"""NumPy's errors where Numba's own library would raise its own: NumPy's exception and words, at the user's line.
+
+Numba raises from its library code with its wording ("item(): can only convert …", "negative dimensions not
+allowed", "total size of new array must be unchanged") and a traceback ending in Numba's source, which names no
+line of the user's. lower/library_raises.py calls these before the statement that would fail, with the
+user's line as `at=<line>` (lower/located.py, runtime/where.py):
+
+    y = b.item()           →  one_element(b.size, at=3); y = b.item()
+    out = np.empty(m)      →  nonnegative_dims(m, at=3); out = np.empty(m)
+    c = b.reshape(n, -1)   →  reshapes(b.size, dims((n, -1)), at=3); c = b.reshape(n, -1)
+
+Each costs a comparison or two when nothing is wrong; the message of a reshape is built by a function compiled
+once and cached (runtime/messages.py: building text in the caller would compile string code into every caller).
+The plain-Python functions do nothing: without Numba the statement itself raises NumPy's error.
+"""
+
+from __future__ import annotations
+
+import numba
+from numba import types
+from numba.extending import overload, register_jitable
+
+__all__ = ["nonnegative_dims", "one_element", "reshapes"]
+
+_ONE_ELEMENT = "can only convert an array of size 1 to a Python scalar"
+_NEGATIVE = "negative dimensions are not allowed"
+
+
+def one_element(size, at=0):  # the plain-Python meaning: `.item()` raises by itself
+    return None
+
+
+def nonnegative_dims(shape, at=0):  # the plain-Python meaning: the allocation raises by itself
+    return None
+
+
+def reshapes(size, shape, at=0):  # the plain-Python meaning: reshape raises by itself
+    return None
+
+
+@overload(one_element, jit_options={"nogil": True})
+def _one_element(size, at=0):
+    def impl(size, at=0):
+        if size != 1:
+            if at:
+                raise ValueError(_ONE_ELEMENT, at)
+            raise ValueError(_ONE_ELEMENT)
+
+    return impl
+
+
+@register_jitable
+def _negative(at):
+    if at:
+        raise ValueError(_NEGATIVE, at)
+    raise ValueError(_NEGATIVE)
+
+
+@overload(nonnegative_dims, jit_options={"nogil": True})
+def _nonnegative_dims(shape, at=0):
+    if isinstance(shape, types.Integer):
+        def one(shape, at=0):
+            if shape < 0:
+                _negative(at)
+
+        return one
+    if isinstance(shape, types.BaseTuple) and all(isinstance(t, types.Integer) for t in shape):
+        lines = ["def each(shape, at=0):"]  # written out per dim: the tuple may mix int types
+        lines += [f"    if shape[{k}] < 0:\n        _negative(at)" for k in range(len(shape))]
+        lines.append("    return None")
+        env = {"_negative": _negative}
+        exec("\n".join(lines), env)  # noqa: S102 (our own code, from the tuple's length)
+        return env["each"]
+    return None
+
+
+@numba.njit("unicode_type(int64[::1])", nogil=True, cache=True)
+def _reshape_shape(shape):
+    """`shape` as NumPy's reshape error prints it: leading unknown dims left out, later ones "newaxis"."""
+    n = len(shape)
+    first = 0
+    while first < n and shape[first] < 0:
+        first += 1
+    if first == n:
+        return "()"
+    text = "(" + str(shape[first])
+    for k in range(first + 1, n):
+        text += ",newaxis" if shape[k] < 0 else "," + str(shape[k])
+    return text + (",)" if n == 1 else ")")
+
+
+@numba.njit("void(int64, int64[::1], int64)", nogil=True, cache=True)
+def _check_reshape(size, shape, at):
+    """NumPy's checks of a new shape (`_fix_unknown_dimension`): one unknown dim at most, and the known dims'
+    product equal to the size, or dividing it when a dim is unknown."""
+    unknown, known = 0, 1
+    for dim in shape:
+        if dim < 0:
+            unknown += 1
+        else:
+            known *= dim
+    if unknown > 1:
+        if at:
+            raise ValueError("can only specify one unknown dimension", at)
+        raise ValueError("can only specify one unknown dimension")
+    if (unknown == 0 and known == size) or (unknown == 1 and known != 0 and size % known == 0):
+        return
+    text = "cannot reshape array of size " + str(size) + " into shape " + _reshape_shape(shape)
+    if at:
+        raise ValueError(text, at)
+    raise ValueError(text)
+
+
+@overload(reshapes, jit_options={"nogil": True})
+def _reshapes(size, shape, at=0):
+    def impl(size, shape, at=0):
+        _check_reshape(size, shape, at)
+
+    return impl
