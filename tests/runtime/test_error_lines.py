@@ -314,6 +314,6 @@ def test_shapes_found_not_to_broadcast_when_compiling_end_at_users_line():
     for _ in range(2):
         with pytest.raises(cuvil.CuvilShapeError) as info:
             cuvil.jit(fn)(np.ones(3), np.ones(4))
-        assert isinstance(info.value, ValueError) and "(3,) and (4,) cannot broadcast" in str(info.value)
+        assert isinstance(info.value, ValueError) and info.value.message == expected[1]  # NumPy's words
         last = traceback.extract_tb(info.value.__traceback__)[-1]
         assert (last.filename, last.lineno) == expected[2]

@@ -38,6 +38,11 @@ def fmt(shape: Shape) -> str:
     return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
+def numpy_fmt(shape: Shape) -> str:
+    """A shape as NumPy's errors print it, `(2,3)`: a certain error is raised in NumPy's words (issue 10)."""
+    return fmt(shape).replace(", ", ",")
+
+
 def broadcast(a: Shape, b: Shape) -> Shape:
     """NumPy's rule, right-aligned; raises `Contradiction` only when two known dims certainly disagree."""
     out: list[Dim] = []
@@ -49,7 +54,7 @@ def broadcast(a: Shape, b: Shape) -> Shape:
         elif y == 1 or x == y:
             out.append(x)
         elif isinstance(x, int) and isinstance(y, int):
-            raise Contradiction(f"shapes {fmt(a)} and {fmt(b)} cannot broadcast ({x} against {y})")
+            raise Contradiction(f"operands could not be broadcast together with shapes {numpy_fmt(a)} {numpy_fmt(b)} ")
         else:
             out.append(UNKNOWN)
     return tuple(reversed(out))
@@ -95,10 +100,20 @@ def reshape(shape: Shape | None, target: Shape | None) -> Shape | None:
     product = math.prod(rest)  # type: ignore[arg-type]
     if holes:
         if product == 0 or size % product:
-            raise Contradiction(f"cannot reshape {fmt(shape)} (size {size}) into {fmt(target)}")
+            raise Contradiction(_cannot_reshape(size, target))
         return tuple(size // product if d == -1 else d for d in target)
     if product != size:
-        raise Contradiction(f"cannot reshape {fmt(shape)} (size {size}) into {fmt(target)}")
+        raise Contradiction(_cannot_reshape(size, target))
     return target
+
+
+def _cannot_reshape(size: int, target: Shape) -> str:
+    """NumPy's words, the unknown dim as it prints it (left out when leading, else "newaxis"): "cannot reshape
+    array of size 6 into shape (5,newaxis)"; runtime/library_checks.py prints the same at run time."""
+    first = next((k for k, d in enumerate(target) if d != -1), len(target))
+    if first == len(target):
+        return f"cannot reshape array of size {size} into shape ()"
+    shown = f"({target[first]}" + "".join(",newaxis" if d == -1 else f",{d}" for d in target[first + 1:])
+    return f"cannot reshape array of size {size} into shape {shown}{',)' if len(target) == 1 else ')'}"
 
 

@@ -9,7 +9,7 @@ import libcst as cst
 
 from ..normalize.names import bound_names
 from .shape_eval import ALLOCATORS, ELEMENTWISE, LIKE, REDUCTIONS, Evaluator, IntOp, arith
-from .shape_rules import UNKNOWN, Contradiction, Dim, Shape, Unknown, broadcast, fmt
+from .shape_rules import UNKNOWN, Contradiction, Dim, Shape, Unknown, broadcast, numpy_fmt
 
 _FRESH_METHODS = LIKE | REDUCTIONS | {"astype"}
 _INT_AUG_OPS: dict[type, IntOp] = {
@@ -110,9 +110,14 @@ def needs_check(into: Shape | None, value: Shape | None, node: cst.BaseExpressio
         return False
     if into is None or value is None:
         return True
-    result = broadcast(into, value)
+    try:
+        result = broadcast(into, value)
+    except Contradiction:  # NumPy lists the output operand too
+        raise Contradiction(f"operands could not be broadcast together with shapes {numpy_fmt(into)} "
+                            f"{numpy_fmt(value)} {numpy_fmt(into)} ") from None
     if result != into and all(isinstance(d, int) for d in result + into):
-        raise Contradiction(f"an in-place update of shape {fmt(into)} with shape {fmt(value)}")
+        raise Contradiction(f"non-broadcastable output operand with shape {numpy_fmt(into)} doesn't match the "
+                            f"broadcast shape {numpy_fmt(result)}")
     if result != into or any(isinstance(d, Unknown) for d in result):
         return True  # the target would grow along a dim only run time knows
     return not _fresh(node)
