@@ -131,7 +131,8 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
         # program is typed with PrecisionWarnings, given once (and its .item() is refused)
         rewrite_each(lambda types: PythonScalars(types, numpy, intrinsic))
         globals = program.globals()
-    if any(powers(fn) for fn in functions.values()):  # `x ** 2` of Python numbers: CPython's errors
+    if options.target == "cpu" and any(powers(fn) for fn in functions.values()):  # `x ** 2` of Python numbers:
+        # CPython's errors (CUDA kernels record error codes of their own, codegen/cuda_checks.py)
         rewrite_each(lambda types: PythonPowers(types, intrinsic, options.overflow == "raise"))
         globals = program.globals()
     if options.target == "cpu" and not halves and any(library_raises.wanted(fn) for fn in functions.values()):

@@ -1,4 +1,4 @@
-"""Python's power for Python numbers where the front end left a literal exponent to Numba (issue 10 §3).
+"""Python's power for Python numbers where the front end left a literal exponent to Numba (issue 10 §3; CPU target).
 
     y ** 2          →  py_pow(y, 2)           # y a Python float: 1e200 ** 2 raises OverflowError, not inf
     y **= 400.0     →  y = py_pow(y, 400.0)
