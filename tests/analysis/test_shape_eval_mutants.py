@@ -1,0 +1,85 @@
+"""The shape analysis (analysis/shape_eval.py, shape_transfer.py, shape_rules.py) where it must know little:
+an index that is an expression, a name the loop header rebinds, a reshape of an array whose size is known only
+at run time. Each compiled result is checked against NumPy's (value, dtype and shape, or the exception).
+
+Mutation testing found each class untested (the sixth session's sample of the three modules):
+- `_is_new_axis` 5: any node with a Name `.value` taken for `None`, and an internal AttributeError on an index
+  that has none (`x[len(x) - 1]`);
+- `Transfer.loop_target` 3: a loop target's earlier dim kept (`k = len(x); for k in range(1, 2)`), and a valid
+  broadcast after the loop refused at compile time;
+- `reshape` 20: a reshape of an array of run-time size refused ("cannot reshape array of size None"), or an
+  internal TypeError for a `-1`."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
+
+import cuvil
+
+from ..helpers import define
+
+_ENV = {"np": np}
+_FAST = settings(max_examples=6, deadline=None, phases=(Phase.generate,))  # no shrinking: each try may compile
+
+
+def _same(got, expected):
+    assert np.asarray(got).dtype == np.asarray(expected).dtype and np.shape(got) == np.shape(expected)
+    np.testing.assert_array_equal(got, expected)
+
+
+_INDEXED = {text: define(f"""
+    def pick(x, idx, k):
+        return x[{text}] * 2
+    """, env=_ENV) for text in ["len(x) - 1", "abs(k) - 1", "idx[1]", "-k", "k % len(x)"]}
+
+
+@pytest.mark.parametrize("index", list(_INDEXED))
+@_FAST
+@given(values=st.lists(st.integers(-50, 50), min_size=6, max_size=6), k=st.integers(1, 6))
+def test_an_index_that_is_an_expression_is_one_index(index, values, k):
+    fn = _INDEXED[index]
+    jitted = cuvil.jit(fn)
+    idx = np.array([k - 1, 6 - k])
+    for x in (np.array(values, np.float64), np.array(values, np.int32)):  # first call or hit; a dtype miss
+        _same(jitted(x, idx, k), fn(x, idx, k))
+
+
+_REBOUND = {m: define(f"""
+    def after(x):
+        k = len(x)
+        for k in range(1, 2):
+            x[0] += 1
+        return np.zeros(k) + np.ones({m})
+    """, env=_ENV) for m in (2, 3, 5)}
+
+
+@_FAST
+@given(n=st.integers(2, 12), m=st.sampled_from(list(_REBOUND)))
+def test_a_loop_target_forgets_the_dim_its_name_held(n, m):
+    fn = _REBOUND[m]
+    _same(cuvil.jit(fn)(np.zeros(n)), fn(np.zeros(n)))
+
+
+_RESHAPED = {text: define(f"""
+    def shaped(x):
+        return x.reshape({text}) + 1
+    """, env=_ENV) for text in ["2, -1", "-1, 3", "(3, 2, -1)", "4, 6"]}
+
+
+@pytest.mark.parametrize("target", list(_RESHAPED))
+@_FAST
+@given(rows=st.sampled_from([4, 5, 8]))
+def test_a_reshape_of_a_run_time_size(target, rows):
+    fn = _RESHAPED[target]
+    x = np.arange(6.0 * rows)  # 24 elements and more: past the dims the policy makes static
+    try:
+        expected = fn(x)
+    except ValueError as exc:
+        with pytest.raises(ValueError) as info:
+            cuvil.jit(fn)(x)
+        assert str(info.value) == str(exc)
+        return
+    _same(cuvil.jit(fn)(x), expected)
