@@ -8,7 +8,8 @@ Mutation testing found each class untested (the sixth session's sample of the th
 - `Transfer.loop_target` 3: a loop target's earlier dim kept (`k = len(x); for k in range(1, 2)`), and a valid
   broadcast after the loop refused at compile time;
 - `reshape` 20: a reshape of an array of run-time size refused ("cannot reshape array of size None"), or an
-  internal TypeError for a `-1`."""
+  internal TypeError for a `-1`;
+- `Evaluator.slice_len` 5: `x[::k]` taken for the whole dim (a valid broadcast refused, an invalid one let by)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,10 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 import cuvil
+from cuvil.analysis import shapes
+from cuvil.frontend.parse import parse
+from cuvil.frontend.source import get_source
+from cuvil.normalize.pipeline import normalize
 
 from ..helpers import define
 
@@ -83,3 +88,25 @@ def test_a_reshape_of_a_run_time_size(target, rows):
         assert str(info.value) == str(exc)
         return
     _same(cuvil.jit(fn)(x), expected)
+
+
+def _refused(source: str, **params) -> bool:
+    fn = normalize(parse(get_source(define(source, env=_ENV)))).function
+    return shapes.check(fn, params, certain=True).error is not None
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(0, 12), step=st.integers(1, 4), lower=st.sampled_from(["", "0", "1"]), m=st.integers(1, 6))
+def test_a_slice_with_a_step_has_numpys_length(n, step, lower, m):
+    """`x[::k]`, `x[1::k]` on a static dim: the analysis refuses the broadcast exactly when NumPy does (the
+    analysis alone: no compile). `slice_len` 5 took `x[::k]` for the whole dim."""
+    source = f"""
+        def f(x):
+            return x[{lower}::{step}] + np.ones({m})
+        """
+    try:
+        np.zeros(n)[int(lower or 0)::step] + np.ones(m)
+        numpy_refuses = False
+    except ValueError:
+        numpy_refuses = True
+    assert _refused(source, x=(n,)) == numpy_refuses
