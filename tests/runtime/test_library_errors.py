@@ -1,7 +1,8 @@
 """Errors Numba's library would raise in its own words, from its own source, are NumPy's at the user's line
 (lower/library_raises.py, runtime/library_checks.py): `.item()` of an array that is not one element, an
-allocation with a negative dim, a reshape to a shape of another size. Each function is defined from literal
-source and called for the first time, again (guard hit) and with other argument types (guard miss)."""
+allocation with a negative dim, a reshape to a shape of another size, an array assigned into a slice of another
+shape. Each function is defined from literal source and called for the first time, again (guard hit) and with
+other argument types (guard miss)."""
 
 from __future__ import annotations
 
@@ -74,6 +75,12 @@ def like(a, b):
     c = a * 2
     return c.reshape(b.shape)
 """, 3, (np.ones(3), np.ones((2, 2))), (np.ones(6, np.float32), np.ones(4))),
+    "assignment into a slice of another shape": ("""
+def put(a, v):
+    c = a * 2
+    c[1:] = v
+    return c
+""", 3, (np.ones(4), np.ones(2)), (np.ones((3, 4), np.float32), np.ones((2, 1, 4)))),
 }
 
 
@@ -107,7 +114,9 @@ def checked(a, n, k):
     c = np.zeros((n, 2))
     d = b.reshape(n, -1)
     e = b.item() if k > 0 else 0.0
-    return x, c, d, e
+    g = np.zeros((2, n + 1))
+    g[:, 1:] = b[:1]
+    return x, c, d, e, g
 """
 
 
@@ -120,7 +129,7 @@ def test_checks_pass_what_numpy_allows():
                  (np.arange(1.0), 1, 1)]:
         got, want = jitted(*args), fn(*args)
         assert got[0] == want[0] and got[3] == want[3]
-        for g, w in zip(got[1:3], want[1:3]):
+        for g, w in zip(got[1:3] + got[4:], want[1:3] + want[4:]):
             np.testing.assert_array_equal(g, w)
             assert g.dtype == w.dtype and g.shape == w.shape
     assert len(jitted.compile_events) == 2

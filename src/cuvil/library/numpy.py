@@ -86,7 +86,7 @@ DIVISIONS = {
 LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.inplace.inplace_value",
                      "cuvil.runtime.intrinsics.py_pow", "cuvil.runtime.intrinsics.pow_exponent",
                      "cuvil.runtime.intrinsics.math_pow", *(f"cuvil.runtime.library_checks.{n}" for n in (
-                         "one_element", "nonnegative_dims", "reshapes")),
+                         "one_element", "nonnegative_dims", "reshapes", "fits_into")),
                      "cuvil.runtime.intrinsics.inplace_value", *(f"cuvil.runtime.elementwise.{n}" for n in (
                          "broadcast_shape", "numpy_refuses", "python_int_as")),
                      *(f"cuvil.runtime.pymath.{n}" for n in DOMAINS),
@@ -208,7 +208,7 @@ _TABLE: dict[str, Entry] = {
                "cuvil.runtime.intrinsics.math_pow", raises="opaque"),
     # lower/library_raises.py's checks before a statement Numba's library would fail in its own words
     **_entries(" ".join(f"cuvil.runtime.library_checks.{n}" for n in (
-                                   "one_element", "nonnegative_dims", "reshapes")), raises="opaque"),
+                                   "one_element", "nonnegative_dims", "reshapes", "fits_into")), raises="opaque"),
     **_entries("cuvil.runtime.messages.dims"),
     **_entries("cuvil.runtime.checks.index", raises="opaque"),
     # lower/indirect.py's test before a loop: reads its arguments, writes none, cannot raise

@@ -6,6 +6,8 @@
                               out = np.zeros((m, 2))
     c = b.reshape(n, -1)   →  reshapes(b.size, dims((n, -1)))
                               c = b.reshape(n, -1)
+    c[1:] = v              →  fits_into(c[1:].shape, v.shape)      # v an array: Numba's words otherwise
+                              c[1:] = v
 
 Numba raises these with its own words and a traceback in its own source (runtime/library_checks.py says
 which); the helper before the statement raises NumPy's error first, and lower/located.py gives it the
@@ -46,6 +48,12 @@ def wanted(fn: cst.FunctionDef) -> bool:
                                                               and bool(node.args)
                                                               and not _nonnegative(node.args[0].value, set()))
 
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            nonlocal found
+            target = node.target
+            found = found or isinstance(target, cst.Subscript) and any(isinstance(e.slice, cst.Slice)
+                                                                       for e in target.slice)
+
     fn.body.visit(Find())
     return found
 
@@ -63,7 +71,10 @@ class LibraryRaises(cst.CSTTransformer):
                                   updated: cst.SimpleStatementLine) -> cst.BaseStatement | cst.FlattenSentinel:
         if len(original.body) != 1:
             return updated
-        checks = [c for call in _always_evaluated(original.body[0]) for c in self._checks(call)]
+        small = original.body[0]
+        checks = [c for call in _always_evaluated(small) for c in self._checks(call)]
+        if isinstance(small, cst.Assign) and len(small.targets) == 1:
+            checks += self._assignment(small.targets[0].target, small.value)
         if not checks:
             return updated
         line = origin_of(original)
@@ -100,6 +111,12 @@ class LibraryRaises(cst.CSTTransformer):
         as_array = cst.Call(cst.Name(self.intrinsic("cuvil.runtime.messages", "dims")), [cst.Arg(dims)])
         return [self._call("reshapes", _attribute(array, "size"), as_array)]
 
+    def _assignment(self, target: cst.BaseExpression, value: cst.BaseExpression) -> list[cst.Call]:
+        """`view = array` into part of an array (the value evaluated first, as Python does)."""
+        if not (isinstance(target, cst.Subscript) and self._array(target) and self._array(value)):
+            return []
+        return [self._call("fits_into", _attribute(target, "shape"), _attribute(value, "shape"))]
+
     def _array(self, node: cst.BaseExpression) -> bool:
         return isinstance(self.types.of(node), Array) and _pure(node)
 
@@ -118,7 +135,7 @@ def _pure(node: cst.BaseExpression) -> bool:
     if isinstance(node, cst.Attribute):
         return _pure(node.value)
     if isinstance(node, cst.Subscript):
-        return _pure(node.value) and all(isinstance(e.slice, cst.Index) and _pure(e.slice.value) for e in node.slice)
+        return _pure(node.value) and all(_pure_part(e.slice) for e in node.slice)
     if isinstance(node, cst.Tuple):
         return all(_pure(e.value) for e in node.elements)
     if isinstance(node, cst.UnaryOperation):
@@ -126,6 +143,12 @@ def _pure(node: cst.BaseExpression) -> bool:
     if isinstance(node, cst.BinaryOperation):
         return _pure(node.left) and _pure(node.right)
     return False
+
+
+def _pure_part(part: cst.BaseSlice) -> bool:
+    if isinstance(part, cst.Index):
+        return _pure(part.value)
+    return isinstance(part, cst.Slice) and all(b is None or _pure(b) for b in (part.lower, part.upper, part.step))
 
 
 def _nonnegative(node: cst.BaseExpression, names: set[str]) -> bool:

@@ -8,6 +8,7 @@ user's line as `at=<line>` (lower/located.py, runtime/where.py):
     y = b.item()           →  one_element(b.size, at=3); y = b.item()
     out = np.empty(m)      →  nonnegative_dims(m, at=3); out = np.empty(m)
     c = b.reshape(n, -1)   →  reshapes(b.size, dims((n, -1)), at=3); c = b.reshape(n, -1)
+    c[1:] = v              →  fits_into(c[1:].shape, v.shape, at=3); c[1:] = v
 
 Each costs a comparison or two when nothing is wrong; the message of a reshape is built by a function compiled
 once and cached (runtime/messages.py: building text in the caller would compile string code into every caller).
@@ -20,7 +21,9 @@ import numba
 from numba import types
 from numba.extending import overload, register_jitable
 
-__all__ = ["nonnegative_dims", "one_element", "reshapes"]
+from .messages import _text, dims
+
+__all__ = ["fits_into", "nonnegative_dims", "one_element", "reshapes"]
 
 _ONE_ELEMENT = "can only convert an array of size 1 to a Python scalar"
 _NEGATIVE = "negative dimensions are not allowed"
@@ -35,6 +38,10 @@ def nonnegative_dims(shape, at=0):  # the plain-Python meaning: the allocation r
 
 
 def reshapes(size, shape, at=0):  # the plain-Python meaning: reshape raises by itself
+    return None
+
+
+def fits_into(target, value, at=0):  # the plain-Python meaning: the assignment raises by itself
     return None
 
 
@@ -117,3 +124,29 @@ def _reshapes(size, shape, at=0):
         _check_reshape(size, shape, at)
 
     return impl
+
+
+@numba.njit("void(int64[::1], int64[::1], int64)", nogil=True, cache=True)
+def _raise_not_into(value, target, at):
+    text = "could not broadcast input array from shape " + _text(value, 0, len(value)) + " into shape " + \
+        _text(target, 0, len(target))
+    if at:
+        raise ValueError(text, at)
+    raise ValueError(text)
+
+
+@overload(fits_into, jit_options={"nogil": True})
+def _fits_into(target, value, at=0):
+    """`view[...] = value` as NumPy broadcasts it: each of the value's dims, right-aligned, is 1 or the view's,
+    and any it has beyond the view's rank are 1. Compared dim by dim, written out per rank (nothing is
+    allocated unless it fails: the check may run in a loop)."""
+    if not (isinstance(target, types.BaseTuple) and isinstance(value, types.BaseTuple)):
+        return None
+    nt, nv = len(target), len(value)
+    tests = [f"(value[{nv - k}] != 1 and value[{nv - k}] != target[{nt - k}])" if k <= nt else
+             f"value[{nv - k}] != 1" for k in range(1, nv + 1)]
+    lines = ["def impl(target, value, at=0):", f"    if {' or '.join(tests) or 'False'}:",
+             "        _raise_not_into(dims(value), dims(target), at)"]
+    env = {"_raise_not_into": _raise_not_into, "dims": dims}
+    exec("\n".join(lines), env)  # noqa: S102 (our own code, from the ranks)
+    return env["impl"]
