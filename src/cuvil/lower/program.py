@@ -36,6 +36,7 @@ from .arrays import Lowering
 from .blocks import lower_arrays
 from .casts import Casts
 from .checks import BoundsChecks
+from .divmods import Divmods
 from .located import Located
 from .overflow import OverflowChecks
 from .plan import Plan, build_plan
@@ -90,6 +91,9 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
             calls = Calls(program.globals(), {p.name.value for p in fn.params.params} | assigned_names(fn.body), {})
             functions[name] = fn.visit(half.Explicit(calls, precision, numpy, intrinsic,  # type: ignore[assignment]
                                                      program.filenames.get(name)))
+            if not as_written:
+                functions[name] = functions[name].visit(  # type: ignore[assignment]
+                    Divmods(calls, numpy, program.filenames.get(name)))
         typed = _types(functions, entry, dict(zip(params, args)), program.globals(), program.values, compute)
         halves = any(_holds_half(functions[name], types) for name, types in typed.items())
         if halves:

@@ -74,6 +74,13 @@ def _true_divide(a, b):
 
 @overload(floor_divide, jit_options=_NUMPY)
 def _floor_divide(a, b):
+    if isinstance(a, types.Integer) and isinstance(b, types.Integer) and a.signed and b.signed:
+        def integers(a, b):  # NumPy's INT_MIN // -1 is INT_MIN (wrapped, with a warning); Numba's is 0
+            if b == -1:
+                return -a
+            return a // b
+
+        return integers
     return lambda a, b: a // b
 
 
