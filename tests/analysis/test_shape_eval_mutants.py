@@ -9,7 +9,8 @@ Mutation testing found each class untested (the sixth session's sample of the th
   broadcast after the loop refused at compile time;
 - `reshape` 20: a reshape of an array of run-time size refused ("cannot reshape array of size None"), or an
   internal TypeError for a `-1`;
-- `Evaluator.slice_len` 5: `x[::k]` taken for the whole dim (a valid broadcast refused, an invalid one let by)."""
+- `Evaluator.slice_len` 5: `x[::k]` taken for the whole dim (a valid broadcast refused, an invalid one let by);
+- `Transfer.bind` 12: a tuple assignment's elements paired with nothing (an internal ValueError)."""
 
 from __future__ import annotations
 
@@ -110,3 +111,24 @@ def test_a_slice_with_a_step_has_numpys_length(n, step, lower, m):
     except ValueError:
         numpy_refuses = True
     assert _refused(source, x=(n,)) == numpy_refuses
+
+
+@settings(max_examples=40, deadline=None)
+@given(p=st.integers(1, 4), q=st.integers(1, 4), swap=st.booleans())
+def test_a_tuple_assignment_binds_each_name_to_its_values_shape(p, q, swap):
+    """`a, b = np.zeros(p), x`, and a swap after it: the analysis refuses `a + np.ones(3)` exactly when NumPy
+    does (no compile). `Transfer.bind` 12 paired no element with its value: an internal ValueError on every
+    tuple assignment."""
+    source = f"""
+        def f(x):
+            a, b = np.zeros({p}), x
+            {"a, b = b, a" if swap else "pass"}
+            return a + np.ones(3)
+        """
+    first = np.zeros(q) if swap else np.zeros(p)
+    try:
+        first + np.ones(3)
+        numpy_refuses = False
+    except ValueError:
+        numpy_refuses = True
+    assert _refused(source, x=(q,)) == numpy_refuses

@@ -62,6 +62,8 @@ EQUIVALENT: dict[str, str] = {
                                                      "None where no loop exists reads as False",
     "cuvil.lower.plan.xǁ_Builderǁalloc__mutmut_32": "`code_for_node` renders the node it is given: the module's "
                                                     "body (`[]` or None) is never read",
+    "cuvil.analysis.shape_transfer.x__fresh__mutmut_8": "`REDUCTIONS & _FRESH_METHODS` is REDUCTIONS: "
+                                                        "_FRESH_METHODS is `LIKE | REDUCTIONS | {astype}`",
     "cuvil.lower.checks.x__simple__mutmut_40": "a tuple is never an int, so never a range's argument, an operand "
                                                "or a checked call's argument: the recursion is never reached",
 }
