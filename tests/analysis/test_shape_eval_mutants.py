@@ -10,7 +10,8 @@ Mutation testing found each class untested (the sixth session's sample of the th
 - `reshape` 20: a reshape of an array of run-time size refused ("cannot reshape array of size None"), or an
   internal TypeError for a `-1`;
 - `Evaluator.slice_len` 5: `x[::k]` taken for the whole dim (a valid broadcast refused, an invalid one let by);
-- `Transfer.bind` 12: a tuple assignment's elements paired with nothing (an internal ValueError)."""
+- `Transfer.bind` 12: a tuple assignment's elements paired with nothing (an internal ValueError);
+- `Transfer.values` 10: `n, m = x.shape` bound nothing (a certain error left to run time)."""
 
 from __future__ import annotations
 
@@ -132,3 +133,21 @@ def test_a_tuple_assignment_binds_each_name_to_its_values_shape(p, q, swap):
     except ValueError:
         numpy_refuses = True
     assert _refused(source, x=(q,)) == numpy_refuses
+
+
+@settings(max_examples=40, deadline=None)
+@given(p=st.integers(1, 4), q=st.integers(1, 4), d=st.integers(0, 2))
+def test_unpacking_a_shape_binds_each_dim(p, q, d):
+    """`n, m = x.shape`: each name is that dim, so `np.zeros((n, m + d)) + x` is refused exactly when NumPy
+    refuses it (no compile). `Transfer.values` 10 forgot the shape: the certain error went unreported."""
+    source = f"""
+        def f(x):
+            n, m = x.shape
+            return np.zeros((n, m + {d})) + x
+        """
+    try:
+        np.zeros((p, q + d)) + np.zeros((p, q))
+        numpy_refuses = False
+    except ValueError:
+        numpy_refuses = True
+    assert _refused(source, x=(p, q)) == numpy_refuses
