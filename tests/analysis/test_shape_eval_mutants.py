@@ -11,7 +11,8 @@ Mutation testing found each class untested (the sixth session's sample of the th
   internal TypeError for a `-1`;
 - `Evaluator.slice_len` 5: `x[::k]` taken for the whole dim (a valid broadcast refused, an invalid one let by);
 - `Transfer.bind` 12: a tuple assignment's elements paired with nothing (an internal ValueError);
-- `Transfer.values` 10: `n, m = x.shape` bound nothing (a certain error left to run time)."""
+- `Transfer.values` 10: `n, m = x.shape` bound nothing (a certain error left to run time);
+- `_axis` 2, 18: no test of the list reached a reduction's axis."""
 
 from __future__ import annotations
 
@@ -151,3 +152,24 @@ def test_unpacking_a_shape_binds_each_dim(p, q, d):
     except ValueError:
         numpy_refuses = True
     assert _refused(source, x=(p, q)) == numpy_refuses
+
+
+@settings(max_examples=60, deadline=None)
+@given(p=st.integers(1, 4), r=st.integers(1, 4), q=st.integers(1, 4),
+       axis=st.sampled_from(["0", "1", "-1", "-2", "None"]), how=st.sampled_from(["method", "function"]))
+def test_a_reduction_along_an_axis_has_numpys_shape(p, r, q, axis, how):
+    """`x.sum(axis=k)`, `np.max(x, axis=k)`: the analysis refuses `… + np.ones(q)` exactly when NumPy does (no
+    compile). No test of the list reached `_axis` at all (its mutants 2 and 18: every axis taken for None, an
+    internal TypeError on a literal axis)."""
+    call = f"x.sum(axis={axis})" if how == "method" else f"np.max(x, axis={axis})"
+    source = f"""
+        def f(x):
+            return {call} + np.ones({q})
+        """
+    reduced = np.zeros((p, r)).sum(axis=None if axis == "None" else int(axis))
+    try:
+        reduced + np.ones(q)
+        numpy_refuses = False
+    except ValueError:
+        numpy_refuses = True
+    assert _refused(source, x=(p, r)) == numpy_refuses
