@@ -186,8 +186,7 @@ class _Checks:
             self.pure(array, "a reduction's argument")
             size = cst.Attribute(_paren(array), cst.Name("size"))
             self.add(guard, cst.Comparison(size, [cst.ComparisonTarget(cst.Equal(), cst.Integer("0"))]),
-                     "ValueError", f"zero-size array to reduction operation {effect.name.lstrip('.')} which has "
-                     "no identity")
+                     "ValueError", _empty_message(effect.name))
         elif effect.raises == "dims" and effect.args and _known_nonnegative(effect.args[0]):
             return
         elif effect.raises == "opaque":
@@ -212,6 +211,16 @@ def _put(template: cst.BaseExpression, values: dict[str, cst.BaseExpression]) ->
     out = template.visit(_Put(values))
     assert isinstance(out, cst.BaseExpression)
     return out
+
+
+def _empty_message(name: str) -> str:
+    """NumPy's words for a reduction without identity of an empty array (`numpy.max`, `.argmin`, `numpy.nanmax`)."""
+    short = name.rsplit(".", 1)[-1]
+    if short.startswith(("argmax", "argmin", "nanarg")):
+        return f"attempt to get {short.replace('nan', '')} of an empty sequence"
+    ufunc = {"max": "maximum", "amax": "maximum", "min": "minimum", "amin": "minimum", "nanmax": "fmax",
+             "nanmin": "fmin"}.get(short, short)
+    return f"zero-size array to reduction operation {ufunc} which has no identity"
 
 
 def _known_nonnegative(shape: cst.BaseExpression) -> bool:
