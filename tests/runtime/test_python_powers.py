@@ -151,3 +151,17 @@ def test_powers_in_parallel_loops():
         np.testing.assert_array_equal(jitted(a, h), fn(a, h))
     loops = [line for line in str(cuvil.explain(jitted)).splitlines() if "loop loop_powers L3" in line]
     assert loops and all("parallel" in line for line in loops)
+
+
+@pytest.mark.parametrize("overflow", ["raise", "wrap"])
+def test_builtin_pow_of_ints_to_a_negative_power_is_loud(overflow):
+    """`pow(2, -1)` is 0.5 in Python, a float only the values tell: ValueError with a hint, as `2 ** e` gives
+    (Numba's pow answered 0), under either overflow option."""
+    fn = define("""
+def power(k, e):
+    return pow(k, e)
+""")
+    jitted = cuvil.jit(fn, overflow=overflow)
+    assert _outcome(jitted, 2, -1) == (ValueError, "integer ** negative integer gives a float in Python; write "
+                                                   "float(base) ** exp")
+    assert _outcome(jitted, 3, 4) == _outcome(fn, 3, 4) == (int, 81)

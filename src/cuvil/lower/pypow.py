@@ -50,12 +50,13 @@ class PythonPowers(cst.CSTTransformer):
         super().__init__()
         self.types, self.intrinsic, self.ints = types, intrinsic, ints
 
-    def _wanted(self, base: cst.BaseExpression, exp: cst.BaseExpression) -> bool:
-        """Both operands are Python numbers, and Python's meaning differs from Numba's for some value."""
+    def _wanted(self, base: cst.BaseExpression, exp: cst.BaseExpression, builtin: bool = False) -> bool:
+        """Both operands are Python numbers, and Python's meaning differs from Numba's for some value (the
+        builtin `pow` of ints: `pow(2, -1)` is 0.5, Numba's 0, whatever `overflow` says)."""
         kinds = (self.types.of(base), self.types.of(exp))
         if not all(k in _REAL for k in kinds):
             return False
-        if FLOAT in kinds:
+        if FLOAT in kinds or builtin:
             return True
         return self.ints and not _fits(base, exp)
 
@@ -101,7 +102,7 @@ class PythonPowers(cst.CSTTransformer):
             if not all(_real(self.types.of(a.value)) for a in args):
                 return updated
             return updated.with_changes(func=cst.Name(self.intrinsic(MODULE, "math_pow")))
-        if not self._wanted(args[0].value, args[1].value):
+        if not self._wanted(args[0].value, args[1].value, builtin=True):
             return updated
         return _keep(self._power(updated.args[0].value, updated.args[1].value, (args[0].value, args[1].value)),
                      updated)
