@@ -95,10 +95,18 @@ def _advised(stmt: cst.BaseStatement, runtime: Callable[[str, str], str]) -> cst
     return stmt.with_changes(body=[stmt.body[0].with_changes(value=call)])
 
 
+# Numba's own parfor rewrites of whole-array writes (`a[:] = a[::-1] + b`, `a[1:] = a[:-1]`, `a[1:] += a[:-1]`)
+# write the target element by element while reading the value, even where the two overlap: wrong answers that
+# NumPy and Numba's serial code do not give. Cuvil decides which loops run in parallel (prange, proven by the
+# dependence analysis); those writes stay serial, as NumPy runs them. Array expressions into fresh arrays and
+# reductions stay Numba's (they read what they do not write).
+PARALLEL = "{'setitem': False, 'inplace_binop': False}"
+
+
 def decorator(options: Options, parallel: bool) -> str:
-    flags = {"nogil": True, "cache": options.cache}
+    flags: dict[str, object] = {"nogil": True, "cache": options.cache}
     if parallel:
-        flags["parallel"] = True
+        flags["parallel"] = PARALLEL
     if options.fastmath:
         flags["fastmath"] = True
     return "@numba.njit(" + ", ".join(f"{k}={v}" for k, v in flags.items()) + ")"
