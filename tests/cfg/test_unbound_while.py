@@ -50,3 +50,34 @@ def test_a_condition_that_reads_a_name_bound_on_one_path(fn, flag, start):
         "with a value"
     line = fn.__code__.co_firstlineno + 4 if fn is countdown else fn.__code__.co_firstlineno + 3
     assert traceback.extract_tb(got.tb)[-1].lineno == traceback.extract_tb(expected.tb)[-1].lineno == line
+
+
+def first_at_least(n):
+    i = 0
+    while 1:
+        if i >= n:
+            r = i * 3
+            break
+        i += 1
+    return r
+
+
+def first_at_least_true(n):
+    i = 0
+    while True:
+        if i >= n:
+            r = i * 3
+            break
+        i += 1
+    return r
+
+
+@pytest.mark.parametrize("fn", [first_at_least, first_at_least_true])
+def test_a_name_bound_before_every_break_of_an_endless_loop_needs_no_check(fn):
+    """`while 1:` is `while True:` (cfg/build.py `_always_true`): the loop leaves only by its breaks, so a name
+    bound before each is bound after the loop, and no flag or check is emitted for it. `_always_true` 17 (a
+    literal test taken for endless only when it is not 1) made `while 1:` a loop that may end, and flagged `r`."""
+    jitted = cuvil.jit(fn)
+    for n in (0, 4, 9):  # first call, then guard hits
+        assert jitted(n) == fn(n) == 3 * n
+    assert "_bound_r" not in str(jitted.source("kernel"))
