@@ -34,7 +34,8 @@ from ..lower.plan import Plan
 from ..normalize.origins import ORIGIN
 from .bindings import Binding, Callee, Import, Injected, Literal, import_line
 from .cuda import Context, Kernel
-from .launch import device_function, print_launcher
+from .cuda_flat import device_function
+from .launch import print_launcher
 
 _DEVICE = "cuvil.runtime.cuda_device"
 # The CPU helpers' modules and the modules of their device twins (same names).
@@ -173,7 +174,7 @@ def generate_cuda(plans: Mapping[str, Plan], units: list[Any], sources: Mapping[
     from ..analysis.type_rules import Types
     from ..analysis.types import Scalar
     from ..normalize.names import assigned_names
-    from .launch import flatten
+    from .cuda_flat import flatten
 
     def unit(u: Any) -> Unit:
         return Unit(u.name, plans[u.name], u.filename, sources[u.name].line)

@@ -26,10 +26,12 @@ import libcst as cst
 from ..lower.plan import Alloc, Control, ParallelNest, Plan, Region, Serial, _lines
 from ..normalize.names import Fresh, Rename, all_names, assigned_names
 from ..normalize.origins import origin_of, with_origin
-from .cuda import ATOMIC, Context, DeviceCode, Kernel, Stmts, assign, call, free_names, grid_kernel, serial_kernel
+from .cuda import ATOMIC, Context, Kernel, Stmts, assign, call, free_names, grid_kernel, serial_kernel
 from .cuda_checks import Failure
 from .cuda_collapse import collapse
+from .cuda_flat import flatten, statements
 from .cuda_rows import row_kernel
+from .host_ops import HostCopies, has_matmul, host_matmul
 from .parallel import parallel_loop
 
 HOST = {"error_slots": "_error_slots", "first_error": "_first_error", "overlaps": "_overlaps",
@@ -242,12 +244,12 @@ class _Host:
         stmts = list(region.statements)
         tail: Stmts = []
         while stmts and isinstance(stmts[-1], cst.SimpleStatementLine) and isinstance(stmts[-1].body[0], cst.Return) \
-                and (not _matmul(stmts[-1]) or _host_matmul(stmts[-1])):  # another `@` goes to a kernel: refused
+                and (not has_matmul(stmts[-1]) or host_matmul(stmts[-1])):  # another `@` goes to a kernel: refused
             tail.insert(0, stmts.pop())
         if not stmts:
             return tail
         if self.on_host(stmts):
-            what = "'@' launched from it" if any(_host_matmul(s) for s in stmts) else "scalars only"
+            what = "'@' launched from it" if any(host_matmul(s) for s in stmts) else "scalars only"
             self.notes.append(f"{region.id} {_where(region.lines)}: serial, on the host ({what})")
             return [*stmts, *tail]
         kernel = dataclasses.replace(region, statements=tuple(stmts), lines=_lines(stmts) or region.lines)
@@ -280,7 +282,7 @@ class _Host:
                     found = True
 
         for s in stmts:
-            if not _host_matmul(s):
+            if not host_matmul(s):
                 s.visit(Find())
         return not found
 
@@ -335,7 +337,7 @@ class _Host:
         names: set[str] = set()
         for r in self.order:
             if r.id != region.id:
-                names |= set(_names(_statements(r)))
+                names |= set(_names(statements(r)))
         return names
 
 
@@ -368,22 +370,7 @@ def _bound(region: Region) -> set[str]:
         return {region.name}
     if isinstance(region, Control):
         return assigned_names(region.statement) if isinstance(region.statement, cst.For) else set()
-    return assigned_names(cst.Module(list(_statements(region))))  # type: ignore[arg-type]
-
-
-def _statements(region: Region) -> Sequence[cst.BaseStatement]:
-    if isinstance(region, Alloc):
-        return [region.statement]
-    if isinstance(region, ParallelNest):
-        return [region.loop]
-    if isinstance(region, Serial):
-        return region.statements
-    head = region.statement
-    if isinstance(head, cst.If):
-        return [cst.SimpleStatementLine([cst.Expr(head.test)])]
-    if isinstance(head, cst.While):
-        return [cst.SimpleStatementLine([cst.Expr(head.test)])]
-    return [cst.SimpleStatementLine([cst.Expr(head.iter)])]
+    return assigned_names(cst.Module(list(statements(region))))  # type: ignore[arg-type]
 
 
 def _names(stmts: Sequence[cst.CSTNode]) -> list[str]:
@@ -427,95 +414,11 @@ def print_launcher(plan: Plan, ctx: Context, scalar_dtype: Callable[[str], str |
     host = _Host(plan, ctx, scalar_dtype, callees)
     body = host.regions(plan.regions, ())
     launcher = plan.function.with_changes(body=plan.function.body.with_changes(body=body))
-    launcher = launcher.visit(_HostCopies())  # type: ignore[assignment]
+    launcher = launcher.visit(HostCopies())  # type: ignore[assignment]
     if host_renames:
         # The CPU helpers under their host names (the module's plain names are the device twins).
         launcher = launcher.visit(Rename(host_renames))  # type: ignore[assignment]
     return Printed(launcher, host.kernels, host.notes, host.serial_lines, host.regions_of)
 
 
-class _HostCopies(cst.CSTTransformer):
-    """`a.copy()` on the host: a device array has no `copy` method (the simulator's has); a slice of a device
-    array, `a[1:]`, through runtime/cuda_arrays.view (an empty one has no memory to point into); `a @ b`
-    through runtime/cuda_matmul (a device array has no `@`)."""
-
-    def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
-        if not any(isinstance(e.slice, cst.Slice) for e in updated.slice):
-            return updated
-        parts: list[cst.BaseExpression] = []
-        for element in updated.slice:
-            part = element.slice
-            if isinstance(part, cst.Slice):
-                parts.append(call("slice", *(v if v is not None else cst.Name("None")
-                                             for v in (part.lower, part.upper, part.step))))
-            else:
-                parts.append(part.value)  # type: ignore[attr-defined]
-        key = parts[0] if len(parts) == 1 else cst.Tuple([cst.Element(p) for p in parts])
-        return call("_view", updated.value, key)
-
-    def leave_BinaryOperation(self, original: cst.BinaryOperation,
-                              updated: cst.BinaryOperation) -> cst.BaseExpression:
-        if isinstance(updated.operator, cst.MatrixMultiply):  # only a host statement has one (_host_matmul)
-            return call("_rt.matmul", updated.left, updated.right)
-        return updated
-
-    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        func = updated.func
-        if isinstance(func, cst.Attribute) and func.attr.value == "copy" and not updated.args:
-            return call("_rt.copy", func.value)
-        return updated
-
-
-def flatten(plan: Plan) -> cst.FunctionDef:
-    """The function a Plan describes, every loop as written (the lowered function, same nodes)."""
-
-    def flat(block: Sequence[Region]) -> Stmts:
-        out: Stmts = []
-        for r in block:
-            if isinstance(r, Control):
-                stmt = r.statement
-                body = stmt.body.with_changes(body=flat(r.body) or [cst.SimpleStatementLine([cst.Pass()])])
-                if isinstance(stmt, cst.If) and isinstance(stmt.orelse, cst.Else):
-                    out.append(stmt.with_changes(body=body, orelse=stmt.orelse.with_changes(
-                        body=stmt.orelse.body.with_changes(body=flat(r.orelse)))))
-                else:
-                    out.append(stmt.with_changes(body=body))
-            else:
-                out += _statements(r)
-        return out
-
-    return plan.function.with_changes(body=plan.function.body.with_changes(body=flat(plan.regions)))
-
-
-def device_function(plan: Plan, ctx: Context) -> cst.FunctionDef:
-    """A callee as a device function: its loops as written (a device function launches nothing)."""
-    fn = flatten(plan)
-    out = fn.visit(DeviceCode(ctx, None, cst.Integer("0"), can_return=False))
-    assert isinstance(out, cst.FunctionDef)
-    return out
-
-
-__all__ = ["Printed", "call", "device_function", "flatten", "free_names", "print_launcher"]
-
-
-def _host_matmul(stmt: cst.CSTNode) -> bool:
-    """`return a @ b` or `c = a @ b` of two names: the host runs it, the product on the device
-    (runtime/cuda_matmul.py); any other `@` is in a kernel, which refuses it at its line."""
-    if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
-        return False
-    small = stmt.body[0]
-    value = small.value if isinstance(small, cst.Return | cst.Assign) else None
-    return isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.MatrixMultiply) \
-        and isinstance(value.left, cst.Name) and isinstance(value.right, cst.Name)
-
-
-def _matmul(node: cst.CSTNode) -> bool:
-    found = False
-
-    class Find(cst.CSTVisitor):
-        def visit_MatrixMultiply(self, op: cst.MatrixMultiply) -> None:
-            nonlocal found
-            found = True
-
-    node.visit(Find())
-    return found
+__all__ = ["Printed", "call", "free_names", "print_launcher"]
