@@ -1,0 +1,80 @@
+"""Differences from CPython a differential hunt found (loop programs: early returns, bounds, dynamic dims) in
+modules other engineers were editing: each pinned as a strict xfail that names its cause, so that the fix turns
+it into a passing case (and a strict xfail that starts passing fails the run).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cuvil
+from tests.helpers import define
+
+
+def outcome(fn, *args):
+    """What a call gives: ('ok', result, its type) or ('raise', the builtin exception class, the message)."""
+    try:
+        result = fn(*args)
+    except Exception as exc:  # noqa: BLE001 (compared with the other side's)
+        builtin = next(c for c in type(exc).__mro__ if c.__module__ == "builtins")
+        message = str(exc).splitlines()[0]
+        if isinstance(exc, cuvil.CuvilError):  # "file:line: message": the line is pinned by other tests
+            message = message.split(": ", 1)[-1]
+        return "raise", builtin.__name__, message
+    return "ok", result, type(result)
+
+
+@pytest.mark.xfail(strict=True, reason="lower/checks.py hoists the check of a[i] for i in range(n) before the loop "
+                   "and reports its last index (n - 1); Python names the first index out of bounds (len(a))")
+def test_a_hoisted_bounds_check_names_the_first_index_out_of_bounds():
+    fn = define("""
+        def f(a, n):
+            s = 0.0
+            for i in range(n):
+                s += a[i]
+            return s
+        """)
+    jitted = cuvil.jit(fn)
+    for n, size in ((9, 5), (9, 5), (12, 7)):  # first call, guard hit, guard miss
+        expected = outcome(fn, np.zeros(size), n)
+        assert expected == ("raise", "IndexError", f"index {size} is out of bounds for axis 0 with size {size}")
+        assert outcome(jitted, np.zeros(size), n) == expected
+
+
+@pytest.mark.xfail(strict=True, reason="normalize/single_exit.py joins every return into one variable: an int32 "
+                   "element returned early and a Python float at the end both come back as float")
+def test_an_early_return_keeps_the_type_of_what_it_returns():
+    fn = define("""
+        def f(a, stop):
+            s = 0.0
+            for i in range(a.shape[0]):
+                if i == stop:
+                    return a[i]
+                s += 1.0
+            return s
+        """)
+    jitted = cuvil.jit(fn)
+    for stop in (2, 2, 9):  # the early return, again, the end
+        a = np.arange(6, dtype=np.int32)
+        assert outcome(jitted, a, stop) == outcome(fn, a, stop)
+
+
+@pytest.mark.xfail(strict=True, reason="with dynamic dims an operand mismatch in a whole-array expression is "
+                   "Numba's: serial 'unable to broadcast argument 1 to output array' with Numba's file, "
+                   "parallel an AssertionError naming Numba's temporaries ('Sizes of $12binary_subscr.5 ...')")
+@pytest.mark.parametrize("parallel", [False, True])
+def test_operands_that_do_not_broadcast_raise_numpys_valueerror_with_dynamic_dims(parallel):
+    fn = define("""
+        def f(a, b):
+            a[1:] = a[:-1] + b[::-1]
+            s = 0
+            for i in range(a.shape[0]):
+                s += a[i]
+            return s
+        """)
+    jitted = cuvil.jit(fn, dynamic=True, parallel=parallel)
+    for n in (5, 5, 7):  # first call, guard hit, another length
+        expected = outcome(fn, np.arange(n), np.arange(n))
+        assert expected[:2] == ("raise", "ValueError")
+        assert outcome(jitted, np.arange(n), np.arange(n)) == expected
