@@ -49,7 +49,8 @@ def test_a_condition_that_reads_a_name_bound_on_one_path(fn, flag, start):
     assert str(got.value) == str(expected.value) == "cannot access local variable 'n' where it is not associated " \
         "with a value"
     line = fn.__code__.co_firstlineno + 4 if fn is countdown else fn.__code__.co_firstlineno + 3
-    assert traceback.extract_tb(got.tb)[-1].lineno == traceback.extract_tb(expected.tb)[-1].lineno == line
+    # the condition's line (CPython 3.11 itself names the line before the `while` from its sixth call on)
+    assert traceback.extract_tb(got.tb)[-1].lineno == line
 
 
 def first_at_least(n):
