@@ -8,7 +8,7 @@ import numpy as np
 
 from ..cfg.effects import Calls
 from ..library import numpy as library
-from .types import FLOAT, NONE, UNKNOWN, Array, Scalar, Tuple, Type, ufunc_result
+from .types import FLOAT, NONE, UNKNOWN, Array, Scalar, Tuple, Type, operand, ufunc_result
 
 # The library table's kinds (library/numpy.py): what each call's result is
 _DTYPE_NAMES = library.named("cast") | {"double", "single", "half", "byte", "ubyte", "short", "ushort", "intc",
@@ -18,6 +18,7 @@ _INDICES, _LOGICAL = library.named("index"), library.named("logical")
 _ALLOCATE = library.named("allocate") - {"full"}  # full's dtype comes from its fill value
 _LIKE = library.named("like")
 _VIEWS = library.named("view") | {"flatten", "copy", "conj", "conjugate"}
+_CLIP: np.ufunc = np._core.umath.clip  # type: ignore[attr-defined]  # np.clip is this three-input ufunc: its resolution is NumPy's dtype (NEP 50)
 _PYTHON_KINDS = {"b": "bool", "i": "int64", "u": "int64", "f": "float64", "c": "complex128"}  # item()'s type
 
 
@@ -148,9 +149,24 @@ class NumpyRules:
             return Array(first.dtype, ndim) if ndim is not None else UNKNOWN
         if name in ("ravel",) and isinstance(first, Array):
             return Array(first.dtype, 1)
+        if name == "clip" and len(args) == 3 and not keywords:
+            return self.clip([self.of(a) for a in args])
         if name in ("transpose", "sort", "clip", "round", "around", "flip", "abs") and isinstance(first, Array):
             return first
         return UNKNOWN
+
+    def clip(self, operands: list[Type]) -> Type:
+        """`np.clip(int32_array, 0.0, 2.5)` is float64 (Numba's clip kept int32 and cut 2.5 to 2)."""
+        first = operands[0]
+        if not all(isinstance(t, Scalar | Array) for t in operands):
+            return first if isinstance(first, Array) else UNKNOWN
+        try:
+            resolved = _CLIP.resolve_dtypes((*(operand(t) for t in operands), None))  # type: ignore[arg-type]
+        except (TypeError, ValueError, OverflowError):
+            return first if isinstance(first, Array) else UNKNOWN
+        dtype = np.dtype(resolved[-1]).name
+        ndim = max((t.ndim for t in operands if isinstance(t, Array)), default=None)
+        return Array(dtype, ndim) if ndim is not None else Scalar(dtype)
 
     def matmul(self, a: Type, b: Type) -> Type:
         if not (isinstance(a, Array) and isinstance(b, Array)):
@@ -186,6 +202,8 @@ class NumpyRules:
             return Scalar(_PYTHON_KINDS[kind], True) if kind in _PYTHON_KINDS else Scalar(owner.dtype)
         if name == "dot" and rest:
             return self.matmul(owner, self.of(rest[0]))
+        if name == "clip" and len(rest) == 2 and not keywords:
+            return self.clip([owner, *(self.of(r) for r in rest)])
         if name in ("fill", "sort"):
             return NONE
         return UNKNOWN

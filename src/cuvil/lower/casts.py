@@ -288,6 +288,22 @@ class Casts(cst.CSTTransformer):
             return self._call(updated, result.dtype, False)
         return updated
 
+    def _clip(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        """The array in NumPy's result dtype first (analysis/numpy_rules.clip): Numba clips in the array's."""
+        result = self.types.of(original)
+        method = isinstance(updated.func, cst.Attribute) and self.types.calls.effect(original).name == ".clip"
+        owner = original.func.value if method else original.args[0].value if original.args else None  # type: ignore[attr-defined]
+        kind = self.types.of(owner) if owner is not None else None
+        if not (isinstance(result, Array) and isinstance(kind, Array)) or result.dtype == kind.dtype:
+            return updated
+        if method:
+            assert isinstance(updated.func, cst.Attribute)
+            return updated.with_changes(func=updated.func.with_changes(
+                value=self._call(updated.func.value, result.dtype, True)))
+        first = updated.args[0]
+        return updated.with_changes(args=[first.with_changes(value=self._call(first.value, result.dtype, True)),
+                                          *updated.args[1:]])
+
     def _uncastable(self, ufunc: str, target: Type, operands: list[Type]) -> str | None:
         """NumPy's message when `array op= value` or `ufunc(..., out=array)` computes a dtype that does not cast
         to the array's under the rule for outputs ('same_kind': `int_array /= 2.0`, `bool_array += 1`), or has
@@ -311,6 +327,8 @@ class Casts(cst.CSTTransformer):
         short = name[6:] if name.startswith("numpy.") else name[1:] if name.startswith(".") else ""
         if short in _WIDENED:
             return self._widened(original, updated, short)
+        if short == "clip":
+            return self._clip(original, updated)
         if name.startswith("numpy.") and short in _DTYPE_CASTS and len(updated.args) == 1 \
                 and updated.args[0].keyword is None and isinstance(self.types.of(original.args[0].value), Array):
             return self._call(updated.args[0].value, np.dtype(short).name, True)  # Numba: no np.float32(array)

@@ -1,0 +1,31 @@
+"""`np.clip` is NumPy's three-input ufunc: its result dtype promotes the array with both bounds (NEP 50).
+`np.clip(int32_array, 0.0, 2.5)` is float64 [1.0, 2.5]; Cuvil gave int32 [1, 2] (Numba clips in the array's
+dtype), and `np.clip(bool_array, 0, 1)` gave bools. Found by a scan of NumPy calls against NumPy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.lower.compare import arrays, assert_like_numpy, jitted
+
+FORMS = ["np.clip(x, lo, hi)", "x.clip(lo, hi)", "np.clip(x, lo, hi) * 2"]
+DTYPES = ["bool", "int8", "uint8", "int32", "int64", "float32", "float64"]
+BOUNDS = [lambda v: int(v), lambda v: float(v) + 0.5, np.int8, np.int32, np.float32, np.float64]
+
+
+@pytest.mark.parametrize("form", FORMS)
+@settings(max_examples=5, deadline=None)
+@given(data=st.data())
+def test_clip_in_numpys_dtype(form, data):
+    f = jitted(f"def f(x, lo, hi):\n    return {form}\n")
+    first, other = data.draw(st.sampled_from(DTYPES)), data.draw(st.sampled_from(DTYPES))
+    kind = data.draw(st.sampled_from(BOUNDS))
+    for dtype in (first, first, other):  # first call, guard hit, guard miss
+        size = data.draw(st.integers(0, 5))
+        values = st.booleans() if dtype == "bool" else st.integers(0, 100)
+        x = data.draw(arrays(dtype, (size,), values=values))
+        lo, hi = sorted(data.draw(st.integers(0, 60)) for _ in range(2))
+        assert_like_numpy(f, x, kind(lo), kind(hi))
