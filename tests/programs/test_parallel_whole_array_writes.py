@@ -77,3 +77,27 @@ REVERSED_JIT = cuvil.jit(REVERSED, parallel=True)
 def test_a_write_reading_a_reversed_view_is_numpys(n, offset, arguments):
     make = ARGUMENTS[arguments]
     assert_as_python(REVERSED, REVERSED_JIT, lambda buf: make(buf[offset:]), n + offset)
+
+
+@pytest.mark.parametrize("n", [6, 5])  # shapes that fit, shapes that do not (NumPy's ValueError)
+def test_an_expression_assigned_into_a_slice_is_checked_against_the_slice(n):
+    """The fits-the-target check before `a[1:] = a[::-1][1:] + b` reads the value's shape, in parentheses: printed
+    bare (`a[::-1][1:] + b.shape`) the generated module did not compile. First call, hit, miss."""
+    fn = define("""
+        def f(a, b):
+            a[1:] = a[::-1][1:] + b
+            return a
+        """)
+    jitted = cuvil.jit(fn)
+    for size in (6, 6, 9):
+        expected_a, got_a = np.arange(size, dtype=np.int64), np.arange(size, dtype=np.int64)
+        b = np.ones(n - 1 + size - 6, dtype=np.int64)
+        try:
+            expected = fn(expected_a, b)
+        except ValueError as exc:
+            with pytest.raises(ValueError) as got:
+                jitted(got_a, b)
+            assert str(got.value).splitlines()[0].endswith(str(exc))
+            continue
+        np.testing.assert_array_equal(jitted(got_a, b), expected)
+        np.testing.assert_array_equal(got_a, expected_a)

@@ -125,6 +125,10 @@ class LibraryRaises(cst.CSTTransformer):
 
 
 def _attribute(node: cst.BaseExpression, name: str) -> cst.Attribute:
+    """`node.name`, with `node` in parentheses unless it binds tighter than `.` (`(a[::-1] + 1).shape`: printed
+    bare it was `a[::-1] + 1.shape`, a syntax error in the generated module)."""
+    if not (isinstance(node, cst.Name | cst.Attribute | cst.Subscript | cst.Call) or node.lpar):
+        node = node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
     return cst.Attribute(node, cst.Name(name))
 
 
