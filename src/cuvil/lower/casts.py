@@ -276,8 +276,8 @@ class Casts(cst.CSTTransformer):
         owner = original.func.value if method and isinstance(original.func, cst.Attribute) else \
             original.args[0].value if original.args else None
         kind = self.types.of(owner) if owner is not None else None
-        if short in _SUBTRACTING and isinstance(kind, Array) and kind.dtype == "bool" and owner is not None:
-            refused = ufunc_result("subtract", [kind, kind])  # NumPy subtracts elements: its words for bools
+        if short in _SUBTRACTING and isinstance(kind, Array | Scalar) and kind.dtype == "bool" and owner is not None:
+            refused = ufunc_result("subtract", [kind, kind], python=False)  # NumPy subtracts: its words for bools
             message = refused.message if isinstance(refused, Refused) else "numpy boolean subtract"
             refuses = self.intrinsic("cuvil.runtime.elementwise", "numpy_refuses")
             operand = updated.func.value if method and isinstance(updated.func, cst.Attribute) else \
@@ -329,6 +329,12 @@ class Casts(cst.CSTTransformer):
             return self._widened(original, updated, short)
         if short == "clip":
             return self._clip(original, updated)
+        if name in ("numpy.cumsum", "numpy.cumprod") and positional and original.args[0].keyword is None \
+                and isinstance(self.types.of(original.args[0].value), Scalar):
+            # NumPy's cumulative sum of a number is a one-element array (Numba's, the number)
+            one = cst.Call(cst.Attribute(cst.Name(self.numpy()), cst.Name("full")),
+                           [cst.Arg(cst.Integer("1")), updated.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)])
+            return updated.with_changes(args=[updated.args[0].with_changes(value=one), *updated.args[1:]])
         if name.startswith("numpy.") and short in _DTYPE_CASTS and len(updated.args) == 1 \
                 and updated.args[0].keyword is None and isinstance(self.types.of(original.args[0].value), Array):
             return self._call(updated.args[0].value, np.dtype(short).name, True)  # Numba: no np.float32(array)
