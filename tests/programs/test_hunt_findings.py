@@ -82,10 +82,10 @@ def test_operands_that_do_not_broadcast_raise_numpys_valueerror_with_dynamic_dim
         assert outcome(jitted, np.arange(n), np.arange(n)) == expected
 
 
-@pytest.mark.xfail(strict=True, reason="a reduction in a serial loop inside a parallel loop whose bounds checks "
-                   "are recorded (codegen/parallel.py: `if _ok0: for j ...: s += ...`) is lost by Numba's parfor "
-                   "reduction: 0.0 for 4.0; plain Numba without the `_ok0` guard sums it")
 def test_a_sum_in_an_inner_loop_of_a_parallel_loop_is_kept():
+    """Numba's parfor lost a reduction updated in an inner loop under an `if` (here the checks' `if _ok0:`): 0.0
+    for 20.0. codegen/parallel.py accumulates such updates into a partial per iteration
+    (tests/programs/test_parallel_nested_reductions.py)."""
     fn = define("""
         def f(a):
             s = 0.0

@@ -70,7 +70,8 @@ def print_plan(plan: Plan, runtime: Callable[[str, str], str]) -> cst.FunctionDe
             elif isinstance(region, Alloc):
                 out.append(_advised(region.statement, runtime))
             elif isinstance(region, ParallelNest):
-                out += parallel_loop(region.loop, region.decision, fresh, intrinsic)
+                dtypes = {name: dtype for name, _, dtype in region.reductions}
+                out += parallel_loop(region.loop, region.decision, fresh, intrinsic, dtypes)
             else:
                 stmt = region.statement
                 body = stmt.body.with_changes(body=regions(region.body))

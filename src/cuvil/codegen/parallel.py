@@ -84,9 +84,57 @@ def _binary(left: cst.BaseExpression, op: cst.BaseBinaryOp, right: cst.BaseExpre
     return cst.BinaryOperation(paren(left), op, paren(right))
 
 
+# A reduction's partial per iteration starts from its operator's identity, in the variable's dtype; `-=` partials
+# are combined with `+=` (s - e1 - e2 = s + (0 - e1 - e2))
+_IDENTITY = {cst.AddAssign: 0, cst.SubtractAssign: 0, cst.MultiplyAssign: 1}
+_COMBINE = {cst.AddAssign: cst.AddAssign, cst.SubtractAssign: cst.AddAssign, cst.MultiplyAssign: cst.MultiplyAssign}
+_LITERAL_DTYPES = {"int64": "{}", "float64": "{}.0", "complex128": "{}+0j"}  # a Python literal is this dtype
+
+
+def _identity(operator: type[cst.BaseAugOp], dtype: str) -> cst.BaseExpression | None:
+    value = _IDENTITY[operator]
+    if dtype in _LITERAL_DTYPES:
+        return cst.parse_expression(_LITERAL_DTYPES[dtype].format(value))
+    if dtype in ("int8", "int16", "int32", "uint8", "uint16", "uint32", "uint64", "float32", "complex64"):
+        return cst.parse_expression(f"np.{dtype}({value})")
+    return None
+
+
+class _Partials(cst.CSTTransformer):
+    """`s op= e` → `_p op= e` for the reductions being privatized."""
+
+    def __init__(self, names: dict[str, str]):
+        super().__init__()
+        self.names = names
+
+    def leave_AugAssign(self, original: cst.AugAssign, updated: cst.AugAssign) -> cst.AugAssign:
+        if isinstance(updated.target, cst.Name) and updated.target.value in self.names:
+            return updated.with_changes(target=cst.Name(self.names[updated.target.value]))
+        return updated
+
+
+def _nested_update(body: Sequence[cst.BaseStatement], name: str) -> type[cst.BaseAugOp] | None:
+    """The operator of `name`'s updates when one of them is not a statement of `body` itself."""
+    top = {id(s.body[0]) for s in body if isinstance(s, cst.SimpleStatementLine)}
+    found: list[cst.AugAssign] = []
+
+    class Find(cst.CSTVisitor):
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            if isinstance(node.target, cst.Name) and node.target.value == name:
+                found.append(node)
+
+    for stmt in body:
+        stmt.visit(Find())
+    if not found or all(id(u) in top for u in found) or type(found[0].operator) not in _IDENTITY:
+        return None
+    return type(found[0].operator)
+
+
 class _Printer:
-    def __init__(self, loop: cst.For, decision: LoopDecision, fresh: Fresh, intrinsic: Callable[[str], str]):
+    def __init__(self, loop: cst.For, decision: LoopDecision, fresh: Fresh, intrinsic: Callable[[str], str],
+                 dtypes: dict[str, str] | None = None):
         self.loop, self.decision, self.fresh, self.intrinsic = loop, decision, fresh, intrinsic
+        self.dtypes = dtypes or {}
         self.line = origin_of(loop)
         assert isinstance(loop.target, cst.Name) and isinstance(loop.iter, cst.Call)
         self.var = loop.target.value
@@ -158,8 +206,9 @@ class _Printer:
             guarded = [s.visit(Rename({self.var: index})) for s in guarded]  # type: ignore[misc]
         if self.ok:
             head.append(_assign(self.ok, cst.Name("True"), line))
+        guarded, tail = self.partials(guarded, head)
         loop = self.loop.with_changes(target=cst.Name(k), iter=cst.Call(prange, [cst.Arg(count)]),
-                                      body=self.loop.body.with_changes(body=[*head, *guarded]))
+                                      body=self.loop.body.with_changes(body=[*head, *guarded, *tail]))
         after: Stmts = [loop, *self.raise_first()]
         if d.last_value:
             last = self.index(_binary(count, cst.Subtract(), cst.Integer("1")), start, step)
@@ -167,6 +216,25 @@ class _Printer:
             after.append(_if(some, [_assign(self.var, last, line)], line))
         self.k = k
         return after
+
+    def partials(self, body: Stmts, head: Stmts) -> tuple[Stmts, Stmts]:
+        """Reductions updated inside an `if` or an inner loop (the checks' `if _ok:` puts them there too)
+        accumulate into a partial of their iteration, added to the variable at the end of the body: Numba's
+        parfor loses such an update (a sum of 0.0 for 20.0; numba#4922's family), and handles `s += _p` at the
+        top of the body. The dtype comes from the Plan; without one the loop is printed as it was."""
+        names: dict[str, str] = {}
+        tail: Stmts = []
+        for name in self.decision.reductions:
+            operator = _nested_update(body, name)
+            identity = _identity(operator, self.dtypes.get(name, "?")) if operator is not None else None
+            if operator is None or identity is None:
+                continue
+            names[name] = self.fresh(f"_{name}_part")
+            head.append(_assign(names[name], identity, self.line))
+            tail.append(_line(cst.AugAssign(cst.Name(name), _COMBINE[operator](), cst.Name(names[name])), self.line))
+        if not names:
+            return body, tail
+        return [s.visit(_Partials(names)) for s in body], tail  # type: ignore[misc]
 
     # -- statements that may raise: test first, record, skip the rest of the iteration --------------------
 
@@ -299,8 +367,10 @@ class _Iteration(cst.CSTTransformer):
         return updated.with_changes(value=self.k) if updated.value == "__K__" else updated
 
 
-def parallel_loop(loop: cst.For, decision: LoopDecision, fresh: Fresh, intrinsic: Callable[[str], str]) -> Stmts:
-    """The statements that replace `loop`, which `decision` found parallel."""
-    printer = _Printer(loop, decision, fresh, intrinsic)
+def parallel_loop(loop: cst.For, decision: LoopDecision, fresh: Fresh, intrinsic: Callable[[str], str],
+                  dtypes: dict[str, str] | None = None) -> Stmts:
+    """The statements that replace `loop`, which `decision` found parallel; `dtypes` are its reductions'
+    (the CPU target's Numba parfor needs partials for nested updates: `partials`)."""
+    printer = _Printer(loop, decision, fresh, intrinsic, dtypes)
     printed = printer.statements()
     return [s.visit(_Iteration(printer.k)) for s in printed]  # type: ignore[misc]
