@@ -27,6 +27,7 @@ from ..analysis.type_rules import _OPERATORS, Types
 from ..analysis.types import Array, Refused, Scalar, Type, operand, ufunc_result
 from ..library import numpy as library
 from . import math
+from .library_results import LibraryResults
 
 _NATIVE = frozenset({"int64", "float64", "complex128", "bool"})  # what Numba computes Python numbers in
 _NUMPY_SEMANTICS = {"true_divide": "true_divide", "floor_divide": "floor_divide", "remainder": "remainder"}
@@ -35,13 +36,6 @@ _INTEGER_SEMANTICS = frozenset({"fmod", "sign"})
 _NARROW_FLOATS = (Scalar("float32"), Scalar("float16"))
 _FLOAT64 = (Scalar("float64"), Scalar("float64", True))
 _VECTOR_MATH = {"math.erf": "erf", "math.tanh": "tanh"}  # math.exp and math.log raise: the semantics issue's
-# Numba computes these in float64 (its ptp in int64 or float64) and returns that: NumPy's dtype is the array's
-_WIDENED = frozenset("std var median nanstd nanvar nanmedian average percentile quantile nanpercentile "
-                     "nanquantile ptp".split())
-_SUBTRACTING = frozenset("ptp percentile quantile nanpercentile nanquantile".split())  # refused for bools
-_BOXED = ("float64", "int64", "bool", "complex128")  # what Numba returns anyway
-_DTYPE_CASTS = frozenset("int8 int16 int32 int64 uint8 uint16 uint32 uint64 float32 float64 complex64 complex128 "
-                         "bool_".split())
 _UFUNC_CALLS = {f"cuvil.runtime.elementwise.{name}": name  # the lowering's calls, NumPy's ufuncs by other names
                 for name in ("true_divide", "floor_divide", "remainder", "power")}
 _COMPARISONS = {
@@ -109,7 +103,7 @@ def _wraps(result: Type) -> bool:
     return (kind in "iu" and size < 8) or (kind == "u") or kind == "b"
 
 
-class Casts(cst.CSTTransformer):
+class Casts(LibraryResults, cst.CSTTransformer):
     """Rewrites a function typed by `types` (whose side table holds the *original* nodes)."""
 
     def __init__(self, types: Types, numpy: Callable[[], str], intrinsic: Callable[[str, str], str]):
@@ -268,42 +262,6 @@ class Casts(cst.CSTTransformer):
             return cst.Assign([cst.AssignTarget(updated.target)], wrapped)
         return updated.with_changes(value=value)
 
-    def _widened(self, original: cst.Call, updated: cst.Call, short: str) -> cst.BaseExpression:
-        """`np.std(float32_array)` is a float32 in NumPy; Numba computes it, and returns it, in float64 (its
-        `np.ptp` of uint8 is a float): cast to NumPy's dtype. `np.ptp` and `np.percentile` of bools are
-        NumPy's TypeError."""
-        method = self.types.calls.effect(original).name.startswith(".")
-        owner = original.func.value if method and isinstance(original.func, cst.Attribute) else \
-            original.args[0].value if original.args else None
-        kind = self.types.of(owner) if owner is not None else None
-        if short in _SUBTRACTING and isinstance(kind, Array | Scalar) and kind.dtype == "bool" and owner is not None:
-            refused = ufunc_result("subtract", [kind, kind], python=False)  # NumPy subtracts: its words for bools
-            message = refused.message if isinstance(refused, Refused) else "numpy boolean subtract"
-            refuses = self.intrinsic("cuvil.runtime.elementwise", "numpy_refuses")
-            operand = updated.func.value if method and isinstance(updated.func, cst.Attribute) else \
-                updated.args[0].value
-            return cst.Call(cst.Name(refuses), [cst.Arg(operand), cst.Arg(cst.SimpleString(repr(message)))])
-        result = self.types.of(original)
-        if isinstance(result, Scalar) and not result.weak and result.dtype not in _BOXED:
-            return self._call(updated, result.dtype, False)
-        return updated
-
-    def _clip(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        """The array in NumPy's result dtype first (analysis/numpy_rules.clip): Numba clips in the array's."""
-        result = self.types.of(original)
-        method = isinstance(updated.func, cst.Attribute) and self.types.calls.effect(original).name == ".clip"
-        owner = original.func.value if method else original.args[0].value if original.args else None  # type: ignore[attr-defined]
-        kind = self.types.of(owner) if owner is not None else None
-        if not (isinstance(result, Array) and isinstance(kind, Array)) or result.dtype == kind.dtype:
-            return updated
-        if method:
-            assert isinstance(updated.func, cst.Attribute)
-            return updated.with_changes(func=updated.func.with_changes(
-                value=self._call(updated.func.value, result.dtype, True)))
-        first = updated.args[0]
-        return updated.with_changes(args=[first.with_changes(value=self._call(first.value, result.dtype, True)),
-                                          *updated.args[1:]])
-
     def _uncastable(self, ufunc: str, target: Type, operands: list[Type]) -> str | None:
         """NumPy's message when `array op= value` or `ufunc(..., out=array)` computes a dtype that does not cast
         to the array's under the rule for outputs ('same_kind': `int_array /= 2.0`, `bool_array += 1`), or has
@@ -324,20 +282,9 @@ class Casts(cst.CSTTransformer):
         effect = self.types.calls.effect(original)
         name = effect.name
         positional = [a for a in updated.args if a.keyword is None]
-        short = name[6:] if name.startswith("numpy.") else name[1:] if name.startswith(".") else ""
-        if short in _WIDENED:
-            return self._widened(original, updated, short)
-        if short == "clip":
-            return self._clip(original, updated)
-        if name in ("numpy.cumsum", "numpy.cumprod") and positional and original.args[0].keyword is None \
-                and isinstance(self.types.of(original.args[0].value), Scalar):
-            # NumPy's cumulative sum of a number is a one-element array (Numba's, the number)
-            one = cst.Call(cst.Attribute(cst.Name(self.numpy()), cst.Name("full")),
-                           [cst.Arg(cst.Integer("1")), updated.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)])
-            return updated.with_changes(args=[updated.args[0].with_changes(value=one), *updated.args[1:]])
-        if name.startswith("numpy.") and short in _DTYPE_CASTS and len(updated.args) == 1 \
-                and updated.args[0].keyword is None and isinstance(self.types.of(original.args[0].value), Array):
-            return self._call(updated.args[0].value, np.dtype(short).name, True)  # Numba: no np.float32(array)
+        rewritten = self.library_call(original, updated, name)
+        if rewritten is not None:  # NumPy's dtype where Numba's library gives another (lower/library_results.py)
+            return rewritten
         if name == "cuvil.runtime.intrinsics.py_pow" and self._numpy_scalars(*(a.value for a in original.args)):
             power = self.intrinsic("cuvil.runtime.elementwise", "power")  # NumPy's power for NumPy scalars,
             converted = self._convert([a.value for a in original.args], [a.value for a in updated.args], "power",

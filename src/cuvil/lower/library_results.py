@@ -1,0 +1,96 @@
+"""NumPy library calls whose Numba implementation gives another dtype or kind than NumPy's, rewritten by the
+casts pass (lower/casts.py mixes this in) so the result is NumPy's:
+
+    np.std(float32_array)      →  np.float32(np.std(x))        # Numba: float64 (std var median percentile …)
+    np.ptp(bool_array)         →  numpy_refuses(x, "numpy boolean subtract, …")   # Numba: a number or a crash
+    np.clip(int32_array, 0.0, 2.5)  →  np.clip(x.astype(np.float64), 0.0, 2.5)    # Numba clips in int32
+    np.cumsum(3)               →  np.cumsum(np.full(1, 3))     # NumPy: array([3]); Numba: 3
+    np.float32(array)          →  array.astype(np.float32)     # Numba: no such constructor
+
+The result types are analysis/numpy_rules.py's; what Numba returns anyway (int64, float64, bool, complex128
+scalars) is left alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import libcst as cst
+import numpy as np
+
+from ..analysis.type_rules import Types
+from ..analysis.types import Array, Refused, Scalar, ufunc_result
+
+# Numba computes these in float64 (its ptp in int64 or float64) and returns that: NumPy's dtype is the array's
+_WIDENED = frozenset("std var median nanstd nanvar nanmedian average percentile quantile nanpercentile "
+                     "nanquantile ptp".split())
+_SUBTRACTING = frozenset("ptp percentile quantile nanpercentile nanquantile".split())  # refused for bools
+_BOXED = ("float64", "int64", "bool", "complex128")  # what Numba returns anyway
+_DTYPE_CASTS = frozenset("int8 int16 int32 int64 uint8 uint16 uint32 uint64 float32 float64 complex64 complex128 "
+                         "bool_".split())
+
+
+class LibraryResults:
+    """Mixed into lower/casts.Casts, whose `types`, `numpy`, `intrinsic` and `_call` these use."""
+
+    types: Types
+    numpy: Callable[[], str]
+    intrinsic: Callable[[str, str], str]
+
+    def _call(self, node: cst.BaseExpression, dtype: str, array: bool) -> cst.BaseExpression:
+        raise NotImplementedError
+
+    def library_call(self, original: cst.Call, updated: cst.Call, name: str) -> cst.BaseExpression | None:
+        """The rewritten call, or None where NumPy's and Numba's answers agree."""
+        positional = [a for a in updated.args if a.keyword is None]
+        short = name[6:] if name.startswith("numpy.") else name[1:] if name.startswith(".") else ""
+        if short in _WIDENED:
+            return self._widened(original, updated, short)
+        if short == "clip":
+            return self._clip(original, updated)
+        if name in ("numpy.cumsum", "numpy.cumprod") and positional and original.args[0].keyword is None \
+                and isinstance(self.types.of(original.args[0].value), Scalar):
+            # NumPy's cumulative sum of a number is a one-element array (Numba's, the number)
+            one = cst.Call(cst.Attribute(cst.Name(self.numpy()), cst.Name("full")),
+                           [cst.Arg(cst.Integer("1")), updated.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)])
+            return updated.with_changes(args=[updated.args[0].with_changes(value=one), *updated.args[1:]])
+        if name.startswith("numpy.") and short in _DTYPE_CASTS and len(updated.args) == 1 \
+                and updated.args[0].keyword is None and isinstance(self.types.of(original.args[0].value), Array):
+            return self._call(updated.args[0].value, np.dtype(short).name, True)  # Numba: no np.float32(array)
+        return None
+
+    def _widened(self, original: cst.Call, updated: cst.Call, short: str) -> cst.BaseExpression:
+        """`np.std(float32_array)` is a float32 in NumPy; Numba computes it, and returns it, in float64 (its
+        `np.ptp` of uint8 is a float): cast to NumPy's dtype. `np.ptp` and `np.percentile` of bools are
+        NumPy's TypeError."""
+        method = self.types.calls.effect(original).name.startswith(".")
+        owner = original.func.value if method and isinstance(original.func, cst.Attribute) else \
+            original.args[0].value if original.args else None
+        kind = self.types.of(owner) if owner is not None else None
+        if short in _SUBTRACTING and isinstance(kind, Array | Scalar) and kind.dtype == "bool" and owner is not None:
+            refused = ufunc_result("subtract", [kind, kind], python=False)  # NumPy subtracts: its words for bools
+            message = refused.message if isinstance(refused, Refused) else "numpy boolean subtract"
+            refuses = self.intrinsic("cuvil.runtime.elementwise", "numpy_refuses")
+            operand = updated.func.value if method and isinstance(updated.func, cst.Attribute) else \
+                updated.args[0].value
+            return cst.Call(cst.Name(refuses), [cst.Arg(operand), cst.Arg(cst.SimpleString(repr(message)))])
+        result = self.types.of(original)
+        if isinstance(result, Scalar) and not result.weak and result.dtype not in _BOXED:
+            return self._call(updated, result.dtype, False)
+        return updated
+
+    def _clip(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        """The array in NumPy's result dtype first (analysis/numpy_rules.clip): Numba clips in the array's."""
+        result = self.types.of(original)
+        method = isinstance(updated.func, cst.Attribute) and self.types.calls.effect(original).name == ".clip"
+        owner = original.func.value if method else original.args[0].value if original.args else None  # type: ignore[attr-defined]
+        kind = self.types.of(owner) if owner is not None else None
+        if not (isinstance(result, Array) and isinstance(kind, Array)) or result.dtype == kind.dtype:
+            return updated
+        if method:
+            assert isinstance(updated.func, cst.Attribute)
+            return updated.with_changes(func=updated.func.with_changes(
+                value=self._call(updated.func.value, result.dtype, True)))
+        first = updated.args[0]
+        return updated.with_changes(args=[first.with_changes(value=self._call(first.value, result.dtype, True)),
+                                          *updated.args[1:]])
