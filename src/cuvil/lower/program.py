@@ -91,9 +91,8 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
             calls = Calls(program.globals(), {p.name.value for p in fn.params.params} | assigned_names(fn.body), {})
             functions[name] = fn.visit(half.Explicit(calls, precision, numpy, intrinsic,  # type: ignore[assignment]
                                                      program.filenames.get(name)))
-            if not as_written:
-                functions[name] = functions[name].visit(  # type: ignore[assignment]
-                    Divmods(calls, numpy, program.filenames.get(name)))
+            functions[name] = functions[name].visit(  # type: ignore[assignment]  # also as written: Numba's
+                Divmods(calls, numpy, program.filenames.get(name)))  # own np.divmod can kill the process
         typed = _types(functions, entry, dict(zip(params, args)), program.globals(), program.values, compute)
         halves = any(_holds_half(functions[name], types) for name, types in typed.items())
         if halves:
