@@ -1,8 +1,8 @@
 """`enumerate` with its iterable given by keyword: `for i, x in enumerate(iterable=a)` is valid Python (and so is
 `enumerate(start=k, iterable=a)`), but ForInToIndex reads only the positional spelling and `start=` after a
 positional iterable, so the call is taken for an array and the loop fails to compile with Numba's internal
-"AssertionError (and no message)" at the user's line. Marked `xfail(strict=True)`: the fix (the normalizer
-reading `iterable=` as it reads `start=`, or the subset check refusing it in words) flips it.
+"AssertionError (and no message)" at the user's line. Fixed: normalize/for_in.py reads `iterable=` as it reads
+`start=` (enumerate's arguments as positions).
 
 Mutation testing found the class: normalize/for_in.py `_is_call` 7 (`a.keyword and a.star`, which lets every
 keyword call through) compiles the first two spellings to what Python computes, and nothing else told it from
@@ -19,10 +19,6 @@ import cuvil
 
 from ..helpers import define
 
-_BUG = ("bug: enumerate's iterable given by keyword is taken for an array (normalize/for_in.py reads only the "
-        "positional spelling); Numba's internal AssertionError reaches the user")
-
-
 
 def _weighted(call: str):
     return define(f"""
@@ -38,10 +34,10 @@ _SPELLINGS = {name: _weighted(call) for name, call in [
     ("iterable", "enumerate(iterable=a)"),
     ("iterable-start", "enumerate(iterable=a, start=k)"),
     ("start-iterable", "enumerate(start=k, iterable=a)"),
+    ("start-expression-iterable", "enumerate(start=k * 2 - 1, iterable=a)"),
 ]}
 
 
-@pytest.mark.xfail(strict=True, raises=cuvil.CuvilTypeError, reason=_BUG)
 @pytest.mark.parametrize("spelling", list(_SPELLINGS))
 @settings(max_examples=8, deadline=None, phases=(Phase.generate,))  # no shrinking: each try recompiles
 @given(values=st.lists(st.floats(-100, 100), min_size=1, max_size=9), k=st.integers(-5, 5))

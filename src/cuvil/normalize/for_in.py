@@ -137,13 +137,23 @@ class ForInToIndex(cst.CSTTransformer):
 
 
 def _start_positional(expr: cst.BaseExpression) -> cst.BaseExpression:
-    """`enumerate(xs, start=k)` as `enumerate(xs, k)` (else it was taken for an array, and the loop failed to
-    compile with an internal error)."""
-    if (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "enumerate"
-            and len(expr.args) == 2 and expr.args[0].keyword is None and not any(a.star for a in expr.args)
-            and expr.args[1].keyword is not None and expr.args[1].keyword.value == "start"):
-        return expr.with_changes(args=[expr.args[0], cst.Arg(expr.args[1].value)])
-    return expr
+    """`enumerate(xs, start=k)`, `enumerate(iterable=xs)`, `enumerate(start=k, iterable=xs)` as `enumerate(xs, k)`
+    (else the call was taken for an array, and the loop failed to compile with an internal error). A `start`
+    written before the iterable is moved only when one of the two is a name or a number: the order they are
+    evaluated in then changes nothing."""
+    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "enumerate"
+            and 1 <= len(expr.args) <= 2 and not any(a.star for a in expr.args)):
+        return expr
+    given: dict[str, cst.BaseExpression] = {}
+    for position, arg in enumerate(expr.args):
+        key = arg.keyword.value if arg.keyword is not None else ("iterable", "start")[position]
+        if key in given or key not in ("iterable", "start"):
+            return expr  # Python's TypeError: left for the later stages to report
+        given[key] = arg.value
+    if "iterable" not in given or (list(given) == ["start", "iterable"]
+                                   and not (_is_simple(given["start"]) or _is_simple(given["iterable"]))):
+        return expr
+    return expr.with_changes(args=[cst.Arg(given[k]) for k in ("iterable", "start") if k in given])
 
 
 def _user_index(loop: cst.For) -> cst.Name | None:
