@@ -21,7 +21,14 @@ FORMS = {
     "remainder": "def f(a, b):\n    return a % b, np.remainder(a, b)\n",
     "unpacked": "def f(a, b):\n    q, r = np.divmod(a, b)\n    return q * b + r, q\n",
     "in_place": "def f(a, b):\n    c = a.copy()\n    c //= b\n    return c\n",
+    # NumPy scalars rebound, arrays updated in place: Numba's int64 `//=` gave 0, its array `%=` killed the
+    # process (SIGFPE), its array `//=` and every `out=` gave 0 for INT_MIN // -1, its integer fmod was C's `%`
+    "update": "def f(a, b):\n    t = a * 1\n    t //= b\n    u = a * 1\n    u %= b\n    return t, u\n",
+    "out": "def f(a, b):\n    c = a.copy()\n    d = a.copy()\n    np.floor_divide(c, b, out=c)\n"
+           "    r = np.remainder(a, b, d)\n    return c, r, np.fmod(a, b, out=a.copy())\n",
+    "fmod": "def f(a, b):\n    return np.fmod(a, b), np.fmod(a, b) + 0\n",  # unlowered in a tuple, then lowered
 }
+ARRAYS_ONLY = frozenset({"in_place", "out"})
 INTS = ("int8", "int16", "int32", "int64", "uint8", "uint64")
 
 
@@ -43,7 +50,7 @@ def operands(draw, dtype: str, array: bool):
 @given(data=st.data())
 def test_division_edges_as_numpy(form, data):
     f = jitted(FORMS[form])
-    array = form == "in_place" or data.draw(st.booleans())
+    array = form in ARRAYS_ONLY or data.draw(st.booleans())
     first = data.draw(st.sampled_from(INTS))
     other = data.draw(st.sampled_from(INTS))
     for dtype in (first, first, other):  # first call, guard hit, guard miss (another dtype)
@@ -67,3 +74,37 @@ def test_divmod_of_a_call_is_refused_at_its_line():
     with pytest.raises(CuvilTypeError, match="np.divmod with an `out`, keywords or an operand that calls") as info:
         f(np.arange(3), 2)
     assert info.value.lineno == 3
+
+
+VIEWS = {  # views of the target, overlapping operands, elements and NumPy scalars updated in place
+    "slice": "def f(a, b):\n    c = a.copy()\n    c[1:] //= b[1:]\n    c[::2] %= b[::2]\n    return c\n",
+    "rows": "def f(a, b):\n    c = np.stack((a, a))\n    c[1, :] //= b\n    c[0] %= b\n    return c\n",
+    "overlap": "def f(a, b):\n    c = a.copy()\n    c //= c[::-1]\n    d = a.copy()\n"
+               "    np.fmod(d, d[::-1], out=d)\n    return c, d\n",
+    "element": "def f(a, b):\n    c = a.copy()\n    for i in range(len(c)):\n        c[i] //= b[i]\n"
+               "        c[i] %= b[i]\n    return c\n",
+    "float_element": "def f(a, b):\n    c = a.astype(np.float64)\n    for i in range(len(c)):\n"
+                     "        c[i] /= b[i]\n        c[i] //= b[i]\n    return c\n",
+}
+
+
+@pytest.mark.parametrize("form", list(VIEWS))
+@settings(max_examples=4, deadline=None)
+@given(data=st.data())
+def test_in_place_division_of_views_elements_and_overlaps_as_numpy(form, data):
+    f = jitted(VIEWS[form])
+    first = data.draw(st.sampled_from(INTS))
+    for dtype in (first, first, data.draw(st.sampled_from(INTS))):  # first call, guard hit, guard miss
+        a, b = data.draw(operands(dtype, True))
+        b = np.broadcast_to(b, a.shape).copy()
+        assert_like_numpy(f, a, b)
+
+
+def test_no_numpy_int_min_case_is_lost_in_place():
+    """The exact cases, every signed width: `//=`, `%=` and `out=` of INT_MIN by -1 (SIGFPE before)."""
+    for form in ("in_place", "update", "out", "fmod"):
+        f = jitted(FORMS[form])
+        for dtype in ("int8", "int16", "int32", "int64"):
+            low = np.iinfo(dtype).min
+            assert_like_numpy(f, np.array([low, 7, low], dtype), np.array([-1, -1, 3], dtype))
+            assert_like_numpy(f, np.array([low], dtype), np.dtype(dtype).type(-1))

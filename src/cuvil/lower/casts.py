@@ -27,6 +27,7 @@ from ..analysis.type_rules import _OPERATORS, Types
 from ..analysis.types import Array, Refused, Scalar, Type, operand, ufunc_result
 from ..library import numpy as library
 from . import math
+from .division_into import DivisionInto, pure
 from .library_results import LibraryResults
 
 _NATIVE = frozenset({"int64", "float64", "complex128", "bool"})  # what Numba computes Python numbers in
@@ -103,13 +104,15 @@ def _wraps(result: Type) -> bool:
     return (kind in "iu" and size < 8) or (kind == "u") or kind == "b"
 
 
-class Casts(LibraryResults, cst.CSTTransformer):
+class Casts(LibraryResults, DivisionInto, cst.CSTTransformer):
     """Rewrites a function typed by `types` (whose side table holds the *original* nodes)."""
 
-    def __init__(self, types: Types, numpy: Callable[[], str], intrinsic: Callable[[str, str], str]):
+    def __init__(self, types: Types, numpy: Callable[[], str], intrinsic: Callable[[str, str], str],
+                 arrays_into: bool = True):
         super().__init__()
         self.types, self.numpy = types, numpy  # numpy(): numpy's name in the module, bound on first use
         self.intrinsic = intrinsic  # (module, name) → its name in the module
+        self.arrays_into = arrays_into  # integer division into arrays by runtime/division_into.py (the CPU)
 
     def _vector_math(self, name: str, original: cst.Call) -> cst.Name | None:
         """The vectorizable kernel (lower/math.py) for a transcendental of one scalar, per element in a loop;
@@ -255,10 +258,20 @@ class Casts(LibraryResults, cst.CSTTransformer):
             return cst.Expr(cst.Call(cst.Name(name), [cst.Arg(updated.value),
                                                       cst.Arg(cst.SimpleString(repr(uncastable)))]))
         _, value = self._convert([original.target, original.value], [updated.target, updated.value], ufunc)
-        if isinstance(target, Scalar) and isinstance(original.target, cst.Name) and _wraps(target):
-            # `t op= v` on a narrow integer: `t = np.int8(t op v)`, which wraps as NumPy does
-            binary = cst.BinaryOperation(updated.target, _binary_operator(original.operator), value)
-            wrapped = self._call(binary, target.dtype, False)
+        into = self.division_update(original, updated.target, value, ufunc)
+        if into is not None:  # `c //= b` of integer arrays (lower/division_into.py)
+            return into
+        semantics = _NUMPY_SEMANTICS.get(ufunc) if self._numpy_scalars(original.target, original.value) \
+            and pure(original.target) else None
+        if isinstance(target, Scalar) and (semantics or isinstance(original.target, cst.Name) and _wraps(target)):
+            # `t op= v` on a narrow integer: `t = np.int8(t op v)`, which wraps as NumPy does; a NumPy scalar
+            # divides as NumPy does: `t = floor_divide(t, v)` (Numba's int64 `//=` gives 0 for INT64_MIN // -1)
+            computed: cst.BaseExpression = cst.BinaryOperation(updated.target, _binary_operator(original.operator),
+                                                               value)
+            if semantics:
+                name = self.intrinsic("cuvil.runtime.elementwise", semantics)
+                computed = cst.Call(cst.Name(name), [cst.Arg(updated.target), cst.Arg(value)])
+            wrapped = self._call(computed, target.dtype, False) if _wraps(target) else computed
             return cst.Assign([cst.AssignTarget(updated.target)], wrapped)
         return updated.with_changes(value=value)
 
@@ -353,7 +366,10 @@ class Casts(LibraryResults, cst.CSTTransformer):
                         np.dtype(getattr(self.types.of(o), "dtype", "float64")).kind in "iub" for o in originals):
                     semantics = ufunc.__name__  # Numba's integer fmod and unsigned sign are not NumPy's
                 if len(updated.args) > ufunc.nin:
-                    semantics = None  # an `out` array: Numba's own ufunc on arrays, which is NumPy's
+                    into = self.division_out(ufunc.__name__, originals, converted, updated.args[-1].value)
+                    if into is not None:  # integers: Numba's own loops are not NumPy's (lower/division_into.py)
+                        return into
+                    semantics = None  # an `out` array: Numba's own ufunc on arrays, which is NumPy's otherwise
                 func = cst.Name(self.intrinsic("cuvil.runtime.elementwise", semantics)) if semantics else \
                     updated.func  # NumPy's division and power (inf, nan, 0, ValueError), as for `/`
                 if ufunc.__name__ in ("exp", "log", "tanh") and len(updated.args) == 1:

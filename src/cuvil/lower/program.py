@@ -119,7 +119,8 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
             typed = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, halves)
     with stage("codegen"):
         for name, types in typed.items() if not as_written else ():
-            functions[name] = functions[name].visit(Casts(types, numpy, intrinsic))  # type: ignore[assignment]
+            functions[name] = functions[name].visit(  # type: ignore[assignment]
+                Casts(types, numpy, intrinsic, arrays_into=options.target == "cpu"))
     globals = program.globals()
 
     def rewrite_each(rewrite: Callable[[Types], cst.CSTTransformer]) -> None:

@@ -72,8 +72,29 @@ def _true_divide(a, b):
     return lambda a, b: a / b
 
 
+def _integer_arrays(into, a, b):
+    """`floor_divide(a, b)` and its kind on integer arrays that reach Numba unlowered (`np.fmod(a, b)` in a
+    returned tuple): Numba's own array loops are not NumPy's (runtime/division_into.py), so each element goes
+    through the scalar kernel, into a new array of NumPy's dtype. None for anything else."""
+    kinds = [t.dtype if isinstance(t, types.Array) else t for t in (a, b)]
+    if not any(isinstance(t, types.Array) for t in (a, b)) or not all(isinstance(k, types.Integer) for k in kinds):
+        return None
+    dtype = np.promote_types(*(np.dtype(str(k)) for k in kinds))
+
+    def impl(a, b):
+        shape = np.broadcast_shapes(np.shape(a), np.shape(b))
+        return into(np.empty(shape, dtype), a, b)
+
+    return impl
+
+
 @overload(floor_divide, jit_options=_NUMPY)
 def _floor_divide(a, b):
+    from .division_into import floor_divide_into  # it loops over these kernels
+
+    arrays = _integer_arrays(floor_divide_into, a, b)
+    if arrays is not None:
+        return arrays
     if isinstance(a, types.Integer) and isinstance(b, types.Integer) and a.signed and b.signed:
         def integers(a, b):  # NumPy's INT_MIN // -1 is INT_MIN (wrapped, with a warning); Numba's is 0
             if b == -1:
@@ -86,6 +107,11 @@ def _floor_divide(a, b):
 
 @overload(remainder, jit_options=_NUMPY)
 def _remainder(a, b):
+    from .division_into import remainder_into
+
+    arrays = _integer_arrays(remainder_into, a, b)
+    if arrays is not None:
+        return arrays
     return lambda a, b: a % b
 
 
@@ -135,12 +161,19 @@ def _python_int_as(value, dtype, at=0):
 
 @overload(fmod, jit_options=_NUMPY)
 def _fmod(a, b):
+    from .division_into import fmod_into
+
+    arrays = _integer_arrays(fmod_into, a, b)
+    if arrays is not None:
+        return arrays
     if isinstance(a, types.Integer) and isinstance(b, types.Integer):
         def integers(a, b):  # C's fmod: the remainder takes the sign of the dividend; NumPy's 0 for b == 0
-            if b == 0:
+            if b == 0 or b == -1:  # -1: INT_MIN % -1 traps, and abs(INT_MIN) is INT_MIN
                 return a - a
-            r = abs(a) % abs(b)
-            return -r if a < 0 else r
+            r = a % b  # Python's: the sign of the divisor
+            if r != 0 and (a < 0) != (b < 0):
+                r -= b
+            return r
 
         return integers
     return lambda a, b: np.fmod(a, b)

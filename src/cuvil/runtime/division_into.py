@@ -1,0 +1,51 @@
+"""Integer `floor_divide`, `remainder` and `fmod` into an existing array with NumPy's meaning: `a //= b`,
+`a %= b`, `np.fmod(a, b, out=o)`.
+
+Numba's own array loops for these give 0 for INT_MIN // -1 (NumPy: INT_MIN, wrapped), execute the x86 division
+that traps on INT_MIN % -1 (SIGFPE: the interpreter dies), and compute integer fmod as C's `%` of the operands
+widened (7 fmod -1 is 7). Each element goes through the scalar kernels of runtime/elementwise.py instead, which
+are NumPy's. The operands are checked and copied first when they overlap the output (runtime/inplace.py), as
+NumPy buffers them; the call's value is the output, as a ufunc's is.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+from numba.extending import overload
+
+from .elementwise import floor_divide, fmod, remainder
+from .inplace import inplace_value
+
+
+def floor_divide_into(out, a, b, at=0):  # the plain-Python meaning: NumPy's own
+    return np.floor_divide(a, b, out=out)
+
+
+def remainder_into(out, a, b, at=0):
+    return np.remainder(a, b, out=out)
+
+
+def fmod_into(out, a, b, at=0):
+    return np.fmod(a, b, out=out)
+
+
+def _into(element):
+    def typer(out, a, b, at=0):
+        if not isinstance(out, types.Array):
+            return None
+
+        def impl(out, a, b, at=0):
+            x = np.broadcast_to(inplace_value(out, a, at), out.shape)
+            y = np.broadcast_to(inplace_value(out, b, at), out.shape)
+            for index in np.ndindex(out.shape):
+                out[index] = element(x[index], y[index])
+            return out
+
+        return impl
+
+    return typer
+
+
+for _plain, _element in ((floor_divide_into, floor_divide), (remainder_into, remainder), (fmod_into, fmod)):
+    overload(_plain, jit_options={"nogil": True})(_into(_element))
