@@ -1,14 +1,13 @@
 """The compiler driver: one user function (and every function it calls) → one generated module's source.
 
-Runs the stages in order for each function — source, parse, subset check, normalize, analyze, codegen — and
-times them. Callees are found by resolving the free names each function reads: a `@cuvil.jit` or plain user
+Runs the stages in order for each function — source, parse, subset check, normalize (front.py), analyze,
+codegen — and times them. Callees are found by resolving the free names each function reads: a `@cuvil.jit` or plain user
 function becomes another function in the same module, so a user decorates only the entry point.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import inspect
 import re
 import time
@@ -23,25 +22,22 @@ import numpy as np
 from .analysis import shapes
 from .analysis.types import UNKNOWN, Type, of_value
 from .cfg.annotate import cfg_source
-from .cfg.build import all_statements, build_function
-from .cfg.dataflow import unassigned_reads
+from .cfg.build import all_statements
 from .cfg.effects import Global
-from .cfg.unbound import UnboundChecks
-from .cfg.uses import reads, reads_in
+from .cfg.uses import reads
 from .codegen.bindings import Binding, Callee, Import, Injected, Literal, bind
 from .codegen.cpu import FunctionUnit, PythonPow, line_map, module_source, print_plan
 from .codegen.specialize import StaticDims
 from .codegen.updates import InplaceUpdates, ufunc_arity
 from .errors import CuvilError, CuvilInternalError, CuvilShapeError, CuvilSyntaxError, CuvilTypeError
+from .front import RESERVED, Front, free_names, front_end
 from .frontend.captures import MISSING, is_builtin, lookup
-from .frontend.parse import Parsed, parse
-from .frontend.source import Source, get_source
-from .frontend.subset import check_subset
+from .frontend.source import Source
 from .lower.plan import ParallelNest, Plan
 from .lower.program import Program, lower_program
-from .normalize.names import Fresh, Rename, all_names, assigned_names
+from .normalize.names import Rename, all_names
 from .normalize.origins import origin_of
-from .normalize.pipeline import Normalized, normalize
+from .normalize.pipeline import Normalized
 from .options import Options
 
 if TYPE_CHECKING:  # the CUDA printer is imported when a CUDA variant is generated, not for the CPU
@@ -65,20 +61,9 @@ class Generated:
     # The Plans themselves, callees after the entry, for cuvil.inspect (fingerprints, diffs, the cost model);
     # not part of a cache entry: a warm start has none, and cuvil.inspect generates them again.
     plans: dict[str, Plan] = dataclasses.field(default_factory=dict, compare=False, repr=False)
-    # Each function's stages that no Specialization changes (_Front), for generating it again with other
+    # Each function's stages that no Specialization changes (Front), for generating it again with other
     # shapes (runtime/cache.py decides the static dims so); not part of a cache entry either.
-    fronts: dict[types.FunctionType, _Front] = dataclasses.field(default_factory=dict, compare=False, repr=False)
-
-
-@dataclasses.dataclass(frozen=True)
-class _Front:
-    """One function's source through parse, subset check, normalize and the assignment checks: what its
-    generation does before anything reads the argument shapes or the module's names."""
-
-    source: Source
-    originals: dict[str, str]  # _unreserve's names: new → the user's
-    norm: Normalized
-    function: cst.FunctionDef  # norm's function with the run-time checks of check_assignments
+    fronts: dict[types.FunctionType, Front] = dataclasses.field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -115,86 +100,11 @@ class _Timer:
             self.seconds[name] += time.perf_counter() - start
 
 
-def validate(fn: types.FunctionType) -> None:
-    """Decoration-time check: the source exists, parses, and stays inside the subset."""
-    _checked(get_source(fn))
-
-
-@functools.lru_cache(maxsize=64)
-def _checked(source: Source) -> Parsed:
-    """`source` parsed and inside the subset. Kept for the function's first generation, which follows its
-    decoration: a pure function of the (frozen) text, and libcst's trees are immutable."""
-    parsed = parse(source)
-    check_subset(parsed)
-    return parsed
-
-
-def check_assignments(norm: Normalized, source: Source) -> cst.FunctionDef:
-    """Reads no path assigns first are compile-time errors; reads only some paths leave unassigned get
-    Python's runtime check (cfg/unbound.py). Returns the function with those checks."""
-    fn = norm.function
-    locals_ = ({p.name.value for p in fn.params.params} | assigned_names(fn.body)) - norm.synthetic
-    found = unassigned_reads(build_function(fn), locals_)
-    never = [r for r in found if r.never]
-    if never:
-        first = min(never, key=lambda r: origin_of(r.stmt) or 0)
-        name, line = first.name.value, origin_of(first.stmt) or source.first_line
-        text = source.line(line)
-        match = re.search(rf"\b{re.escape(name)}\b", text)
-        raise CuvilSyntaxError(
-            f"'{name}' is used before it is assigned",
-            source.filename,
-            line,
-            (match.start() if match else 0) + 1,
-            text,
-            hint="assign it first (Python would raise UnboundLocalError here)",
-        )
-    if not found:
-        return fn
-    checked = fn.visit(UnboundChecks(found))
-    assert isinstance(checked, cst.FunctionDef)
-    return checked
-
-
-# Builtins the generated code calls itself (normalize/for_in.py's `range(min(len(a), len(b)))`, lower/casts.py's
-# `int`, the lowering's `max`, `abs`): in the generated module they must be Python's. A user's own value of one of
-# these names (a global `min`, a local `len = 3`) is renamed before normalization, and no module-level name of
-# the generated module takes one (else zip's loop stopped at the user's `min(...)`).
-_RESERVED = frozenset({"len", "range", "min", "max", "abs", "int"})
-
-
-def _unreserve(fn: types.FunctionType, parsed: Parsed) -> tuple[Parsed, dict[str, str]]:
-    """`parsed` with the user's own (non-builtin) uses of `_RESERVED` names renamed in the body, and the new
-    names' originals. A parameter keeps its name (its callers may pass it by keyword)."""
-    function = parsed.function
-    params = {p.name.value for p in (*function.params.posonly_params, *function.params.params)}
-    local = assigned_names(function.body)
-    used = {n.value for n in reads_in(function.body)} | local
-    own = sorted(n for n in _RESERVED & used - params if n in local or not is_builtin(fn, n))
-    if not own:
-        return parsed, {}
-    fresh = Fresh(all_names(function))
-    renames = {n: fresh(f"{n}_", numbered=False) for n in own}
-    renamed = function.with_changes(body=function.body.visit(Rename(renames)))
-    module = parsed.module.with_changes(body=[renamed if s is function else s for s in parsed.module.body])
-    return dataclasses.replace(parsed, module=module), {new: old for old, new in renames.items()}
-
-
-def _free_names(fn: cst.FunctionDef) -> dict[str, cst.Name]:
-    """Names `fn` reads but never binds, each with its first occurrence."""
-    local = {p.name.value for p in fn.params.params} | assigned_names(fn.body)
-    found: dict[str, cst.Name] = {}
-    for name in reads_in(fn.body):  # defaults are values already (_Module.bind_defaults), not names
-        if name.value not in local:
-            found.setdefault(name.value, name)
-    return found
-
-
 class _Module:
     """The generated module being assembled: its names, its functions, and the work list of callees."""
 
     def __init__(self, options: Options, timer: _Timer, spec: Specialization,
-                 fronts: dict[types.FunctionType, _Front]):
+                 fronts: dict[types.FunctionType, Front]):
         self.options, self.timer, self.spec, self.fronts = options, timer, spec, fronts
         self.names_in: dict[int, tuple[cst.CSTNode, set[str]]] = {}  # free_name's all_names, by node
         self.names: dict[str, Binding] = {"numba": bind(__import__("numba"))}  # type: ignore[dict-item]
@@ -207,13 +117,13 @@ class _Module:
         self.plan = ""  # set by lower()
         self.plans: dict[str, Plan] = {}  # set by lower(): the Plan objects, for cuvil.inspect
         self.sources: dict[str, Source] = {}  # by the function's name in the module
-        self.originals: dict[types.FunctionType, dict[str, str]] = {}  # _unreserve's names: new → the user's
+        self.originals: dict[types.FunctionType, dict[str, str]] = {}  # front.py's renames: new → the user's
         self.cuda: CudaModule | None = None  # the CUDA target's module (codegen/cuda_module.py), set by lower()
 
     def claim(self, wanted: str, binding: Binding) -> str:
         """A module-level name for `binding`: `wanted` unless another value holds it already."""
         name, n = wanted, 0
-        while name in _RESERVED or (name in self.names and self.names[name] != binding):
+        while name in RESERVED or (name in self.names and self.names[name] != binding):
             n += 1
             name = f"{wanted}_{n}"
         self.names[name] = binding
@@ -229,7 +139,7 @@ class _Module:
     def compile_one(self, fn: types.FunctionType) -> Normalized:
         front = self.fronts.get(fn)
         if front is None:
-            front = self.fronts[fn] = self.front_end(fn)
+            front = self.fronts[fn] = front_end(fn, self.timer.stage)
         source, norm = front.source, front.norm
         self.originals[fn] = front.originals
         with self.timer.stage("analyze"):
@@ -241,16 +151,6 @@ class _Module:
         self.units.append(FunctionUnit(self.emitted[fn], function, source.filename, False))
         self.sources[self.emitted[fn]] = source
         return norm
-
-    def front_end(self, fn: types.FunctionType) -> _Front:
-        with self.timer.stage("parse"):
-            source = get_source(fn)
-            parsed, originals = _unreserve(fn, _checked(source))
-        with self.timer.stage("normalize"):
-            norm = normalize(parsed)
-        with self.timer.stage("analyze"):
-            function = check_assignments(norm, source)
-        return _Front(source, originals, norm, function)
 
     def lower(self, params: list[str]) -> list[str]:
         """The program-level stage (lower/program.py) over every function compiled so far, then each Plan
@@ -282,8 +182,6 @@ class _Module:
                 printed = print_plan(plan, self.runtime_name)
                 parallel = any(isinstance(r, ParallelNest) for r in plan.walk())
                 self.units[k] = dataclasses.replace(unit, function=printed, parallel=parallel)
-        self.writes = lowered.writes
-        self.plan = "\n".join(lowered.plans[u.name].text() for u in self.units)
         return lowered.loops
 
     def runtime_name(self, module: str, name: str) -> str:
@@ -389,8 +287,8 @@ class _Module:
     def resolve(self, fn: types.FunctionType, tree: cst.FunctionDef, source: Source) -> dict[str, str]:
         renames = {}
         originals = self.originals.get(fn, {})
-        for name, node in sorted(_free_names(tree).items()):
-            if name in _RESERVED or is_builtin(fn, name):  # _unreserve left only Python's own under these names
+        for name, node in sorted(free_names(tree).items()):
+            if name in RESERVED or is_builtin(fn, name):  # front.py left only Python's own under these names
                 continue
             value = lookup(fn, originals.get(name, name))
             line = self._line_of(tree, node, source)

@@ -83,7 +83,7 @@ class Dispatcher(functools.partial):
             entry.use(self, fn)
             return
         if not cache_markers.was_validated(fn):
-            from ..compiler import validate  # imports libcst: only on a cold start
+            from ..front import validate  # imports libcst: only on a cold start
 
             validate(fn)
             cache_markers.mark_validated(fn)
