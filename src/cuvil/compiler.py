@@ -1,8 +1,8 @@
 """The compiler driver: one user function (and every function it calls) → one generated module's source.
 
 Runs the stages in order for each function — source, parse, subset check, normalize (front.py), analyze,
-codegen — and times them. Callees are found by resolving the free names each function reads: a `@cuvil.jit` or plain user
-function becomes another function in the same module, so a user decorates only the entry point.
+codegen — and times them. Callees are found by resolving the free names each function reads: a `@cuvil.jit` or
+plain user function becomes another function in the same module, so a user decorates only the entry point.
 """
 
 from __future__ import annotations

@@ -71,7 +71,30 @@ def gather(a, idx, out):
     return out
 
 
-JITTED = {f: cuvil.jit(f) for f in (read, write, read_2d, total, neighbours, backwards, until_end, rows, gather)}
+def shifted(a, n):
+    s = 0.0
+    for i in range(n):
+        s += a[i + 2]
+    return s
+
+
+def rising(a, start, stop):
+    s = 0.0
+    for i in range(start, stop, 2):
+        s += a[i - 1]
+    return s
+
+
+def falling(a, start, stop):
+    s = 0.0
+    for i in range(start, stop, -3):
+        s += a[i + 1]
+    return s
+
+
+HOISTED = (shifted, rising, falling)
+JITTED = {f: cuvil.jit(f) for f in (read, write, read_2d, total, neighbours, backwards, until_end, rows, gather,
+                                     *HOISTED)}
 
 
 def _same(fn, *args):
@@ -101,6 +124,27 @@ def test_hoisted_loop_checks_raise_as_python(size, n):
         _same(fn, a, n)
     _same(backwards, a, n - 2)
     _same(rows, np.ones((size, 3)), n)
+
+
+def _index_error(fn, *args):
+    try:
+        fn(*args)
+    except IndexError as exc:
+        return str(exc)
+    return None
+
+
+@settings(max_examples=60)
+@given(size=st.integers(0, 6), start=st.integers(-12, 12), stop=st.integers(-12, 12))
+def test_a_check_hoisted_out_of_a_loop_names_the_index_python_names(size, start, stop):
+    """Checked once before the loop, the error still names the first index out of bounds in the loop's order
+    (runtime/checks.span), not the loop's last one: rising and falling ranges, offsets either way, first call,
+    guard hit, guard miss (another length)."""
+    for fn, args in ((shifted, (stop,)), (rising, (start, stop)), (falling, (start, stop))):
+        for length in (size, size, size + 3):
+            a = np.arange(float(length))
+            assert _index_error(JITTED[fn], a, *args) == _index_error(fn, a, *args)
+        assert "span(" in JITTED[fn].source()  # the hoisted form is the one tested
 
 
 def test_the_message_is_numpys():

@@ -27,9 +27,9 @@ def outcome(fn, *args):
     return "ok", result, type(result)
 
 
-@pytest.mark.xfail(strict=True, reason="lower/checks.py hoists the check of a[i] for i in range(n) before the loop "
-                   "and reports its last index (n - 1); Python names the first index out of bounds (len(a))")
 def test_a_hoisted_bounds_check_names_the_first_index_out_of_bounds():
+    """lower/checks.py hoisted the check of a[i] for i in range(n) before the loop and reported its last index
+    (n - 1); Python names the first index out of bounds (len(a)): runtime/checks.span."""
     fn = define("""
         def f(a, n):
             s = 0.0

@@ -5,16 +5,17 @@ vectorizing), so every integer index of an array gets one of three treatments:
 
     proved     `for i in range(x.shape[0]): x[i]`, and every index of the lowering's own loops: nothing
     hoisted    `for i in range(n): out[i + 1] = …`  →  before the loop, once:
-                   if 0 < n: index(0 + 1, out.shape[0], 0); index(n - 1 + 1, out.shape[0], 0)
+                   if 0 < n: span(0 + 1, n - 1 + 1, 1, out.shape[0], 0)
     checked    `out[idx[i]]`  →  `out[index(idx[i], out.shape[0], 0)]`
 
 `index` (runtime/checks.py) raises NumPy's "index 3 is out of bounds for axis 0 with size 3" and lets -n … n-1
-through, as Python does. An affine index `v ± c` of a step-1 range is in bounds everywhere when it is at both
-ends, so one check before the loop covers every iteration — provided the statement runs in every iteration:
-it stands directly in the loop's body, the body has no `break`, `continue`, `return` or `raise`, and nothing
-in the body rebinds the array or `c`. The hoisted check raises before the loop's first iteration rather than
-at the failing one: the exception and its message are Python's; what earlier iterations would have written
-is not (the same latitude a parallel loop takes, codegen/parallel.py).
+through, as Python does. An affine index `v ± c` of a range with a literal step runs monotonically from one end
+to the other, so one check before the loop covers every iteration — provided the statement runs in every
+iteration: it stands directly in the loop's body, the body has no `break`, `continue`, `return` or `raise`,
+and nothing in the body rebinds the array or `c`. That check is `span`, which names the first failing index
+in the loop's order, as Python's error does (a CUDA kernel tests both ends with `index`). It raises before
+the loop's first iteration rather than at the failing one: the exception and its message are Python's; what
+earlier iterations would have written is not (the same latitude a parallel loop takes, codegen/parallel.py).
 """
 
 from __future__ import annotations
@@ -143,9 +144,11 @@ class BoundsChecks(cst.CSTTransformer):
     """Rewrites a typed function (`types` keyed by its nodes as they are now); `trusted` names (the lowering's
     loop variables) index in bounds by construction."""
 
-    def __init__(self, types: Types, intrinsic: Intrinsic, trusted: set[str], versions: bool = True):
+    def __init__(self, types: Types, intrinsic: Intrinsic, trusted: set[str], versions: bool = True,
+                 spans: bool = True):
         super().__init__()
         self.types, self.intrinsic, self.trusted, self.versions = types, intrinsic, trusted, versions
+        self.spans = spans  # a loop's affine index checked by runtime/checks.span (the CPU), else at both ends
         self.loops: list[_Loop] = []
         self.statements: list[cst.CSTNode] = []  # the statements being visited, outermost first
         self.counts = {"proved": 0, "hoisted": 0, "checked": 0}  # per index, for cuvil.explain (issue 10 §4)
@@ -259,13 +262,21 @@ class BoundsChecks(cst.CSTTransformer):
             _, sign, amount = offset
             ends = [cst.BinaryOperation(_paren(end), sign, _paren(amount)) if sign is not None else end
                     for end in (loop.start, loop.last)]
+            if self.spans and loop.range is not None:  # Python's error names the first failing index
+                first, last = ends
+                span = cst.Call(cst.Name(self.intrinsic(MODULE, "span")), [
+                    cst.Arg(first), cst.Arg(last), cst.Arg(loop.range[2]), cst.Arg(_dim(array, axis)),
+                    cst.Arg(cst.Integer(str(axis)))])
+                calls = [span]
+            else:  # a CUDA kernel records the failing index of a check of each end (codegen/cuda_checks.py)
+                calls = [self._call(end, array, axis) for end in ends]
         elif not names & (loop.assigned | {loop.var}) and _pure(index):
-            ends = [index]
+            calls = [self._call(index, array, axis)]
         else:
             return False
         line = origin_of(self.statements[-1])
-        for end in ends:
-            check = with_origin(cst.SimpleStatementLine([cst.Expr(self._call(end, array, axis))]), line)
+        for call in calls:
+            check = with_origin(cst.SimpleStatementLine([cst.Expr(call)]), line)
             if not any(check.deep_equals(h) for h in loop.hoisted):
                 loop.hoisted.append(check)
         return True

@@ -82,6 +82,36 @@ def _index(i, n, axis, at=0):
     return impl
 
 
+def span(first, last, step, n, axis, at=0):
+    """The indices first, first + step, … last (a loop's, checked once before it: lower/checks.py) all in
+    bounds; else the IndexError Python raises, which names the first index in that order that is not."""
+    if -n <= first < n and -n <= last < n:
+        return
+    if not -n <= first < n:
+        bad = first
+    elif step > 0:  # rising past n - 1: the first value at n or above
+        bad = first + (n - first + step - 1) // step * step
+    else:  # falling past -n: the first value below -n
+        bad = first + ((first + n) // -step + 1) * step
+    raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
+
+
+@overload(span, jit_options={"nogil": True})
+def _span(first, last, step, n, axis, at=0):
+    def impl(first, last, step, n, axis, at=0):
+        if -n <= first < n and -n <= last < n:
+            return
+        if not -n <= first < n:
+            bad = first
+        elif step > 0:
+            bad = first + (n - first + step - 1) // step * step
+        else:
+            bad = first + ((first + n) // -step + 1) * step
+        _out_of_bounds(np.int64(bad), np.int64(n), np.int64(axis), np.int64(at))
+
+    return impl
+
+
 def within(idx, start, stop, step, n):
     """Whether every `idx[v]` for v in range(start, stop, step) is an index in 0 … n-1 (lower/indirect.py: the
     loop reading `a[idx[v]]` may then skip its checks). False also when the range reaches outside `idx`, or
