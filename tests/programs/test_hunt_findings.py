@@ -62,9 +62,6 @@ def test_an_early_return_keeps_the_type_of_what_it_returns():
         assert outcome(jitted, a, stop) == outcome(fn, a, stop)
 
 
-@pytest.mark.xfail(strict=True, reason="with dynamic dims an operand mismatch in a whole-array expression is "
-                   "Numba's: serial 'unable to broadcast argument 1 to output array' with Numba's file, "
-                   "parallel an AssertionError naming Numba's temporaries ('Sizes of $12binary_subscr.5 ...')")
 @pytest.mark.parametrize("parallel", [False, True])
 def test_operands_that_do_not_broadcast_raise_numpys_valueerror_with_dynamic_dims(parallel):
     fn = define("""

@@ -57,15 +57,16 @@ class Lowering:
                 isinstance(small, cst.Assign) and len(small.targets) == 1)):
             return self.tuple(stmt, small, value)
         if value is None or (isinstance(small, cst.Assign) and (
-                len(small.targets) != 1 or not isinstance(small.targets[0].target, cst.Name))):
+                len(small.targets) != 1 or not isinstance(small.targets[0].target, cst.Name | cst.Subscript))):
             return None
         kind = self.types.of(value)
         builder = _Statement(self, stmt, Evaluator(self.shapes[id(stmt)]))
         into = None  # the nest writes straight into the assigned name when the value does not read it
         if isinstance(small, cst.Assign):
             target = small.targets[0].target
-            assert isinstance(target, cst.Name)
-            if target.value not in {n.value for n in reads_in(value)}:
+            if isinstance(target, cst.Subscript) and not (isinstance(kind, Array) and kind.ndim > 0):
+                return None  # `a[i] = x * y` of numbers; `a[1:] = b + c` goes through a temporary, as in NumPy
+            if isinstance(target, cst.Name) and target.value not in {n.value for n in reads_in(value)}:
                 into = target.value
         try:
             if isinstance(kind, Array) and kind.ndim > 0 and builder.worth(value):
