@@ -33,6 +33,7 @@ from .errors import CuvilError, CuvilInternalError, CuvilShapeError, CuvilSyntax
 from .front import RESERVED, Front, free_names, front_end
 from .frontend.captures import MISSING, is_builtin, lookup
 from .frontend.source import Source
+from .lower import returns
 from .lower.plan import ParallelNest, Plan
 from .lower.program import Program, lower_program
 from .normalize.names import Rename, all_names
@@ -166,6 +167,8 @@ class _Module:
         lowered = lower_program(program, options, self.timer.stage, self.runtime_name, self.spec.as_written)
         if lowered.result:  # which results are half precision, for runtime/adapters.py (in the module: cached)
             self.names["CUVIL_HALVES"] = Literal(repr(lowered.result))
+        if lowered.several_returns:  # the entry returns (which, slot, …): runtime/adapters.py picks the slot
+            self.names[returns.MARK] = Literal("True")
         self.writes = lowered.writes
         self.plan = "\n".join(lowered.plans[u.name].text() for u in self.units)
         self.plans = {u.name: lowered.plans[u.name] for u in self.units}

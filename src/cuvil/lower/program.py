@@ -42,6 +42,7 @@ from .overflow import OverflowChecks
 from .plan import Plan, build_plan
 from .pypow import PythonPowers, powers
 from .pyscalars import PythonScalars, wanted
+from .returns import SeveralReturns, kinds
 from .zerodivision import ZeroDivision
 
 
@@ -51,6 +52,7 @@ class Lowered:
     loops: list[str]  # per function and range loop: parallel or serial, and why
     writes: tuple[str, ...]  # the entry's parameters it may write into
     result: str = ""  # the entry's result type where it holds half-precision arrays or values (else "")
+    several_returns: bool = False  # the entry returns (which, slot, slot, …): lower/returns.py
 
 
 Stage = Callable[[str], contextlib.AbstractContextManager[None]]
@@ -99,6 +101,12 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
             typed = _types(functions, entry, dict(zip(params, args)), program.globals(), program.values, compute,
                            thorough=True)
             _refuse_untyped(functions, typed, entry, as_written, program.filenames)
+        returns = options.target == "cpu" and not halves and entry in typed and \
+            kinds(functions[entry], typed[entry]) is not None
+        if returns:  # numbers of several types returned: each as Python would (lower/returns.py)
+            functions[entry] = functions[entry].visit(SeveralReturns(  # type: ignore[assignment]
+                functions[entry], typed[entry], numpy()))
+            typed = _types(functions, entry, dict(zip(params, args)), program.globals(), program.values, compute)
     before = {name: all_names(fn) for name, fn in functions.items()}
     with stage("codegen"):
         for name, types in typed.items() if not as_written else ():
@@ -198,7 +206,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     words = [f"{name} {d.describe()}" for name in functions for d in analyses[name].loops]
     words += [_checks_in_words(name, c) for name, c in counts.items() if any(c.values())]
     writes = tuple(params[k] for k in sorted(analyses[entry].summary.writes))
-    return Lowered(plans, words, writes, result)
+    return Lowered(plans, words, writes, result, returns)
 
 
 def _differing_checks(name: str, fn: cst.FunctionDef, filename: str | None, bounds: bool) -> CuvilTypeError:

@@ -220,13 +220,16 @@ def numba_args(args: Sequence[object]) -> tuple[object, ...]:
     return tuple(a.bits if isinstance(a, Half) else a for a in args)
 
 
-def typed_results(impl: Callable[..., Any], return_type: Any, halves: str = "") -> Callable[..., Any]:
+def typed_results(impl: Callable[..., Any], return_type: Any, halves: str = "",
+                  several: bool = False) -> Callable[..., Any]:
     """`impl`, returning its scalars as NumPy would: Numba boxes every scalar as a Python int, float or
     complex, which is NumPy's answer only for int64, float64 and complex128 (cuvil.testing's rule). A
     float32 sum comes back as np.float32, an int32 element as np.int32; other variants pay nothing.
     `halves` (analysis/precision.py `Precision.result`) says which results are half precision: their bits
-    come back as float16 arrays, bfloat16 tensors, np.float16 values (a bf16 value: an np.float32)."""
-    convert = _half_results(ast.literal_eval(halves)) if halves else _scalar_types(return_type)
+    come back as float16 arrays, bfloat16 tensors, np.float16 values (a bf16 value: an np.float32).
+    `several`: the entry returns numbers of several types as (which, slot, slot, …) (lower/returns.py)."""
+    convert = _half_results(ast.literal_eval(halves)) if halves else \
+        _picked(return_type) if several else _scalar_types(return_type)
     if convert is None:
         return impl
 
@@ -237,6 +240,12 @@ def typed_results(impl: Callable[..., Any], return_type: Any, halves: str = "") 
         if hasattr(impl, attribute):
             setattr(call, attribute, getattr(impl, attribute))
     return call
+
+
+def _picked(t: Any) -> Callable[[Any], Any]:
+    """The slot `which` names, in its own type (None for the tag -1: a `None` returned)."""
+    parts = [_scalar_types(item) or unchanged for item in t.types[1:]]
+    return lambda r: None if r[0] < 0 else parts[r[0]](r[1 + r[0]])
 
 
 def _half_results(kind: Any) -> Callable[[Any], Any]:

@@ -1,0 +1,144 @@
+"""A function that returns numbers of different types returns each as Python would.
+
+normalize/single_exit.py joins every `return` into one variable, and Numba types a variable with one type: an
+int32 element returned early and a float at the end both came back as a float (`2.0` for `np.int32(2)`). When
+the values a returned name takes have different types (as Python and NumPy box them: Python int and float,
+bool, np.int32, np.float32, …), each type gets a slot of its own and the entry returns which one it set:
+
+    _rv = a[i]                  _rv_0 = a[i]; _rv_which = 0
+    _rv = s              →      _rv_1 = s; _rv_which = 1
+    return _rv                  return (_rv_which, _rv_0, _rv_1)
+
+runtime/adapters.py then gives back the slot the tag names (`CUVIL_SEVERAL_RETURNS` in the generated module
+says so), in its own type. Only the entry function, only numbers (arrays of different kinds Numba refuses in
+its own words), CPU only; a name read anywhere but its `return` stays as it is (its type is one type in the
+code that reads it).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ..analysis.type_rules import Types
+from ..analysis.types import NONE, Scalar, Type
+from ..cfg.uses import reads_in
+from ..normalize.names import Fresh, all_names
+from ..normalize.origins import origin_of, with_origin
+
+MARK = "CUVIL_SEVERAL_RETURNS"  # the generated module's flag for runtime/adapters.py
+
+_ZEROS = {"bool": "False", "int64": "0", "float64": "0.0", "complex128": "0j"}
+
+
+def _boxed(t: Type) -> str | None:
+    """The type a returned number has in Python: Python's own for weak numbers and for the NumPy types Numba
+    boxes as Python's (int64, float64, complex128, bool), else the NumPy type's name; None for anything else."""
+    if not isinstance(t, Scalar) or t.dtype in ("float16", "bfloat16"):
+        return None
+    python = {"bool": "bool", "int64": "int", "float64": "float", "complex128": "complex"}.get(t.dtype)
+    return python or (None if t.weak else t.dtype)
+
+
+def returned_name(fn: cst.FunctionDef) -> str | None:
+    """The name of the function's one `return NAME`, its last statement (single_exit's form)."""
+    last = fn.body.body[-1] if fn.body.body else None
+    if isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[0], cst.Return) \
+            and isinstance(last.body[0].value, cst.Name):
+        return last.body[0].value.value
+    return None
+
+
+def _assigned_values(fn: cst.FunctionDef, name: str) -> list[cst.BaseExpression] | None:
+    """The values of every `name = value`; None when `name` also stands anywhere else but in the return."""
+    values = []
+
+    class Sites(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) \
+                    and node.targets[0].target.value == name:
+                values.append(node.value)
+
+    fn.body.visit(Sites())
+    occurrences = sum(n.value == name for n in reads_in(fn.body))  # every Name node: targets too
+    return values if occurrences == len(values) + 1 else None
+
+
+def kinds(fn: cst.FunctionDef, types: Types) -> list[str] | None:
+    """The Python types the returned name takes, in order of first assignment, when there are several numbers
+    (a `None` placeholder aside); None otherwise."""
+    name = returned_name(fn)
+    values = _assigned_values(fn, name) if name is not None else None
+    if values is None:
+        return None
+    found: list[str] = []
+    for value in (arm for v in values for arm in _arms(v)):
+        t = types.of(value)
+        if t == NONE:
+            continue
+        boxed = _boxed(t)
+        if boxed is None:
+            return None
+        if boxed not in found:
+            found.append(boxed)
+    return found if len(found) > 1 else None
+
+
+class SeveralReturns(cst.CSTTransformer):
+    """Gives each type of the returned name a slot (see the module's docstring); `numpy` names NumPy."""
+
+    def __init__(self, fn: cst.FunctionDef, types: Types, numpy: str):
+        super().__init__()
+        self.types, self.numpy = types, numpy
+        self.name = returned_name(fn)
+        found = kinds(fn, types)
+        assert self.name is not None and found is not None
+        self.kinds = found
+        fresh = Fresh(all_names(fn))
+        self.slots = [fresh(f"{self.name}_") for _ in found]
+        self.which = fresh(f"{self.name}_which")
+
+    def _zero(self, kind: str) -> cst.BaseExpression:
+        python = {"bool": "bool", "int": "int64", "float": "float64", "complex": "complex128"}.get(kind)
+        if python is not None:
+            return cst.parse_expression(_ZEROS[python])
+        return cst.parse_expression(f"{self.numpy}.{kind}(0)")
+
+    def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
+                                  ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
+        small = original.body[0]
+        if isinstance(small, cst.Return) and isinstance(small.value, cst.Name) and small.value.value == self.name:
+            values = [cst.Name(self.which), *(cst.Name(s) for s in self.slots)]
+            tuple_ = cst.Tuple([cst.Element(v) for v in values])
+            return updated.with_changes(body=[small.with_changes(value=tuple_)])
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1
+                and isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == self.name):
+            return updated
+        return cst.FlattenSentinel(self._store(small.value, origin_of(original)))
+
+    def _store(self, value: cst.BaseExpression, origin: int | None) -> list[cst.BaseStatement]:
+        """`slot = value; which = k`; a conditional expression whose arms differ in type, as an `if`."""
+        if isinstance(value, cst.IfExp) and len({_boxed(self.types.of(v)) for v in _arms(value)}) > 1:
+            test = value.test.with_changes(lpar=[], rpar=[])
+            orelse = cst.Else(cst.IndentedBlock(self._store(value.orelse, origin)))
+            return [with_origin(cst.If(test, cst.IndentedBlock(self._store(value.body, origin)), orelse), origin)]
+        kind = _boxed(self.types.of(value))
+        if kind is None:  # the `None` placeholder: a tag no slot has
+            return [_line(self.which, cst.UnaryOperation(cst.Minus(), cst.Integer("1")), origin)]
+        k = self.kinds.index(kind)
+        return [_line(self.slots[k], value, origin), _line(self.which, cst.Integer(str(k)), origin)]
+
+    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        origin = origin_of(original.body.body[0]) if original.body.body else None
+        starts = [_line(s, self._zero(k), origin) for s, k in zip(self.slots, self.kinds)]
+        return updated.with_changes(body=updated.body.with_changes(body=[*starts, *updated.body.body]))
+
+
+def _line(name: str, value: cst.BaseExpression, origin: int | None) -> cst.SimpleStatementLine:
+    return with_origin(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], value)]), origin)
+
+
+def _arms(value: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The values a (nested) conditional expression may take."""
+    if isinstance(value, cst.IfExp):
+        return [*_arms(value.body), *_arms(value.orelse)]
+    return [value]
