@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import njit, objmode, types
 from numba.extending import intrinsic, overload
 
 from ..library.numpy import DOMAINS
@@ -79,6 +79,13 @@ def round_ndigits(x, n):
 _POW10 = tuple(float(10**k) for k in range(23))  # every one exact in a double
 
 
+@njit("float64(float64, int64)", cache=True)  # object mode holds the GIL: no nogil
+def _python_round(v, n):  # CPython's own, for the scaled values the FMA test below cannot decide
+    with objmode(out="float64"):
+        out = round(v, n)
+    return out
+
+
 @overload(round_ndigits, jit_options={"nogil": True})
 def _round_ndigits(x, n):
     """Numba's round(x, n) scales by 10**n in floating point, so 2.675 (2.67499999...) rounds up to 2.68:
@@ -100,8 +107,8 @@ def _round_ndigits(x, n):
         else:
             p = v / s
             err = _fma(-p, s, v) / s  # v / s == p + err (the remainder is exact; its quotient's sign is)
-        if abs(p) >= 4503599627370496.0:  # 2**52: p is an integer already
-            return v
+        if abs(p) >= 4503599627370496.0:  # 2**52: p is an integer, but p + err need not be one (rare: ask CPython)
+            return _python_round(v, n)
         f = math.floor(p)
         d = (p - f - 0.5) + err  # the sign of (exact value - f - 1/2)
         r = f + 1.0 if d > 0.0 or (d == 0.0 and f % 2.0 != 0.0) else f
