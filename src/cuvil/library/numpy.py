@@ -89,7 +89,8 @@ INTO = tuple(f"cuvil.runtime.division_into.{n}_into" for n in ("floor_divide", "
 LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.checks.span", "cuvil.runtime.inplace.inplace_value",
                      "cuvil.runtime.intrinsics.py_pow", "cuvil.runtime.intrinsics.pow_exponent",
                      "cuvil.runtime.intrinsics.math_pow", *(f"cuvil.runtime.library_checks.{n}" for n in (
-                         "one_element", "nonnegative_dims", "reshapes", "fits_into")),
+                         "one_element", "nonnegative_dims", "reshapes", "fits_into", "scale", "arange_step",
+                         "arange_float_step")),
                      "cuvil.runtime.intrinsics.inplace_value", *(f"cuvil.runtime.elementwise.{n}" for n in (
                          "broadcast_shape", "numpy_refuses", "python_int_as")),
                      *(f"cuvil.runtime.pymath.{n}" for n in DOMAINS), *INTO,
@@ -211,7 +212,8 @@ _TABLE: dict[str, Entry] = {
                "cuvil.runtime.intrinsics.math_pow", raises="opaque"),
     # lower/library_raises.py's checks before a statement Numba's library would fail in its own words
     **_entries(" ".join(f"cuvil.runtime.library_checks.{n}" for n in (
-                                   "one_element", "nonnegative_dims", "reshapes", "fits_into")), raises="opaque"),
+                                   "one_element", "nonnegative_dims", "reshapes", "fits_into", "scale", "arange_step",
+                                   "arange_float_step")), raises="opaque"),
     **_entries("cuvil.runtime.messages.dims"),
     **_entries("cuvil.runtime.checks.index cuvil.runtime.checks.span", raises="opaque"),
     **_entries(" ".join(INTO), writes=(Arg(0),), views=(Arg(0),), raises="opaque"),

@@ -24,9 +24,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import libcst as cst
+import numpy as np
 
 from ..analysis.type_rules import Types
-from ..analysis.types import INT, Array, Tuple
+from ..analysis.types import INT, Array, Scalar, Tuple
 from ..normalize.names import bound_names
 from ..normalize.origins import origin_of, with_origin
 from .reductions import Intrinsic
@@ -34,6 +35,8 @@ from .reductions import Intrinsic
 MODULE = "cuvil.runtime.library_checks"
 _ALLOCATIONS = frozenset({"numpy.empty", "numpy.zeros", "numpy.ones", "numpy.full"})
 _NONNEGATIVE_CALLS = frozenset({"len", "broadcast_shape"})
+_SCALES = {"normal": 1, "exponential": 0}  # np.random's: the position of `scale`, which NumPy refuses below 0
+_ARGUMENT_CHECKS = frozenset({*_SCALES, "arange"})  # calls whose arguments leave_Call checks
 
 
 def wanted(fn: cst.FunctionDef) -> bool:
@@ -44,9 +47,9 @@ def wanted(fn: cst.FunctionDef) -> bool:
         def visit_Call(self, node: cst.Call) -> None:
             nonlocal found
             name = node.func.attr.value if isinstance(node.func, cst.Attribute) else ""
-            found = found or name in ("item", "reshape") or (name in ("empty", "zeros", "ones", "full")
-                                                              and bool(node.args)
-                                                              and not _nonnegative(node.args[0].value, set()))
+            allocation = name in ("empty", "zeros", "ones", "full") and bool(node.args) \
+                and not _nonnegative(node.args[0].value, set())
+            found = found or name in ("item", "reshape", *_ARGUMENT_CHECKS) or allocation
 
         def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
             nonlocal found
@@ -80,6 +83,28 @@ class LibraryRaises(cst.CSTTransformer):
         line = origin_of(original)
         guards = [with_origin(cst.SimpleStatementLine([cst.Expr(c)]), line) for c in checks]
         return cst.FlattenSentinel([*guards, updated])
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        """`np.random.normal(m, s)` → `np.random.normal(m, scale(s))`: the argument checked as it is passed
+        (evaluated once, wherever the call stands); Numba draws a number for a negative scale, and its
+        `np.arange(a, b, 0)` raises ValueError('Maximum allowed size exceeded')."""
+        name = self.types.calls.effect(original).name
+        position = _SCALES.get(name[13:]) if name.startswith("numpy.random.") else None
+        keyword, helper = "scale", "scale"
+        if name == "numpy.arange":  # `np.arange(a, b, s)`: NumPy's ZeroDivisionError for s == 0
+            kinds = [self.types.of(a.value) for a in original.args]
+            floats = any(isinstance(k, Scalar) and np.dtype(k.dtype).kind == "f" for k in kinds)
+            position, keyword, helper = 2, "step", "arange_float_step" if floats else "arange_step"
+        if position is None:
+            return updated
+        args = list(updated.args)
+        for k, (arg, orig) in enumerate(zip(args, original.args)):
+            named = arg.keyword.value == keyword if arg.keyword is not None else k == position and not arg.star
+            number = isinstance(orig.value, cst.Integer | cst.Float)  # a literal is known: checked if zero
+            if named and (not number or float(orig.value.value) == 0) and isinstance(  # type: ignore[attr-defined]
+                    self.types.of(orig.value), Scalar):
+                args[k] = arg.with_changes(value=self._call(helper, arg.value))
+        return updated.with_changes(args=args)
 
     def _checks(self, call: cst.Call) -> list[cst.Call]:
         name = self.types.calls.effect(call).name

@@ -54,6 +54,13 @@ _RUNTIME_LIMITS = {
         "np.ascontiguousarray(…) instead"),
 }
 
+# Numba typing failures whose cause is one of Cuvil's own rules: a sentence of Numba's → what to say instead.
+_TYPING_LIMITS = {
+    "Cannot modify readonly array": (
+        "this line writes a module-level array, which compiled code holds as a read-only constant (Python would "
+        "change the module's array); pass the array as an argument to write it"),
+}
+
 # Generated module file name → its line map (index 0 is line 1). By name: Numba prints paths relative to the
 # working directory, and every generated module's name is unique (it holds the cache key).
 line_maps: dict[str, list[tuple[str, int] | None]] = {}
@@ -116,6 +123,7 @@ def user_error(exc: Exception) -> CuvilTypeError:
     if isinstance(exc, NumbaError):
         message = _ANSI.sub("", str(exc))
         summary, locations = _summary(message), _LOCATION.findall(message)
+        summary = next((said for key, said in _TYPING_LIMITS.items() if key in message), summary)
     else:
         message = "".join(traceback.format_exception(exc))
         summary, locations = _internal_summary(exc), _frame_locations(exc)

@@ -17,6 +17,8 @@ The plain-Python functions do nothing: without Numba the statement itself raises
 
 from __future__ import annotations
 
+import math
+
 import numba
 from numba import types
 from numba.extending import overload, register_jitable
@@ -31,6 +33,10 @@ _NEGATIVE = "negative dimensions are not allowed"
 
 def one_element(size, at=0):  # the plain-Python meaning: `.item()` raises by itself
     return None
+
+
+def scale(value, at=0):  # the plain-Python meaning: np.random.normal and exponential raise by themselves
+    return value
 
 
 def nonnegative_dims(shape, at=0):  # the plain-Python meaning: the allocation raises by itself
@@ -54,6 +60,48 @@ def _one_element(size, at=0):
             raise ValueError(_ONE_ELEMENT)
 
     return impl
+
+
+@overload(scale, jit_options={"nogil": True})
+def _scale(value, at=0):
+    """np.random.normal(loc, scale) and exponential(scale) with a negative scale: NumPy's ValueError (Numba's
+    draw a number). NumPy tests the sign bit: -0.0 and a NaN with its sign set are refused too."""
+    def impl(value, at=0):
+        if math.copysign(1.0, value) < 0:
+            if at:
+                raise ValueError("scale < 0", at)
+            raise ValueError("scale < 0")
+        return value
+
+    return impl
+
+
+def arange_step(step, at=0):  # the plain-Python meaning: np.arange raises by itself
+    return step
+
+
+def arange_float_step(step, at=0):
+    return step
+
+
+def _zero_step(message):
+    def typer(step, at=0):
+        def impl(step, at=0):
+            if step == 0:
+                if at:
+                    raise ZeroDivisionError(message, at)
+                raise ZeroDivisionError(message)
+            return step
+
+        return impl
+
+    return typer
+
+
+# np.arange(a, b, 0): NumPy's ZeroDivisionError (Numba's ValueError "Maximum allowed size exceeded"); NumPy says
+# "float division by zero" when an argument is a float
+overload(arange_step, jit_options={"nogil": True})(_zero_step("division by zero"))
+overload(arange_float_step, jit_options={"nogil": True})(_zero_step("float division by zero"))
 
 
 @register_jitable
