@@ -66,3 +66,24 @@ def test_a_scalar_index_of_a_narrow_type(k):
     assert_matches(one, {"cuvil": fn}, a, k)
     assert_matches(one, {"cuvil": fn}, a, k)
     assert_matches(one, {"cuvil": fn}, np.arange(5.0), k)
+
+
+ONE = cuvil.jit(one)
+
+
+@settings(max_examples=25, deadline=None)
+@given(k=st.sampled_from([2**64 - 1, 2**64 - 2, 2**63, 2**63 - 1, 3, 0]) | st.integers(0, 2**64 - 1),
+       n=st.integers(1, 5))
+def test_a_uint64_index_beyond_int64_is_numpys_overflowerror(k, n):
+    """NumPy cannot make an index of a uint64 above 2**63 - 1: OverflowError (the check named it as negative)."""
+    for size in (n, n, n + 2):  # first call, guard hit, a miss on the array's new length
+        a = np.arange(float(size))
+        expected, got = _outcome(one, a, np.uint64(k)), _outcome(ONE, a, np.uint64(k))
+        assert got == expected
+
+
+def _outcome(fn, *args):
+    try:
+        return "ok", float(fn(*args))
+    except Exception as exc:  # noqa: BLE001 (compared with the other side's)
+        return "raise", type(exc).__name__, str(exc)

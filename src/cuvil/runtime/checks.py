@@ -34,6 +34,13 @@ def _out_of_bounds(i, n, axis, at):
     raise IndexError(message)
 
 
+@numba.njit("void(int64)", nogil=True, cache=True)
+def _beyond_intp(at):  # a uint64 index above 2**63 - 1: NumPy cannot convert it to an index (its words)
+    if at:
+        raise OverflowError("Python int too large to convert to C long", at)
+    raise OverflowError("Python int too large to convert to C long")
+
+
 _FAILS = (types.int64,) * 4  # _out_of_bounds's signature
 
 
@@ -73,6 +80,16 @@ def _index(i, n, axis, at=0):
             return _test(i, n, axis, np.int64(at))
 
         return tested
+
+    if isinstance(i, types.Integer) and not i.signed:
+        def unsigned(i, n, axis, at=0):
+            if i > np.uint64(9223372036854775807):
+                _beyond_intp(np.int64(at))
+            if i >= n:
+                _out_of_bounds(np.int64(i), np.int64(n), np.int64(axis), np.int64(at))
+            return i
+
+        return unsigned
 
     def impl(i, n, axis, at=0):
         if i < -n or i >= n:
