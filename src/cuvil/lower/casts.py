@@ -28,6 +28,7 @@ from ..analysis.types import Array, Refused, Scalar, Type, operand, ufunc_result
 from ..library import numpy as library
 from . import math
 from .division_into import DivisionInto, pure
+from .exact_comparisons import ExactComparisons
 from .library_results import LibraryResults
 
 _NATIVE = frozenset({"int64", "float64", "complex128", "bool"})  # what Numba computes Python numbers in
@@ -104,7 +105,7 @@ def _wraps(result: Type) -> bool:
     return (kind in "iu" and size < 8) or (kind == "u") or kind == "b"
 
 
-class Casts(LibraryResults, DivisionInto, cst.CSTTransformer):
+class Casts(LibraryResults, DivisionInto, ExactComparisons, cst.CSTTransformer):
     """Rewrites a function typed by `types` (whose side table holds the *original* nodes)."""
 
     def __init__(self, types: Types, numpy: Callable[[], str], intrinsic: Callable[[str, str], str],
@@ -189,30 +190,6 @@ class Casts(LibraryResults, DivisionInto, cst.CSTTransformer):
             return exact
         left, right = self._convert([original.left, original.comparisons[0].comparator],
                                     [updated.left, updated.comparisons[0].comparator], ufunc, compare=True)
-        target = updated.comparisons[0].with_changes(comparator=right)
-        return updated.with_changes(left=left, comparisons=[target])
-
-    def _exact_comparison(self, original: cst.Comparison, updated: cst.Comparison) -> cst.BaseExpression | None:
-        """A Python int against a Python float compares exact values, as CPython does (2**53 + 1 > 2.0**53);
-        Numba converts the int to a float first. `int_float_cmp(i, f)` (runtime/pymath.py) is the sign of
-        i - f, nan when f is: compared with 0.0, it answers every operator as CPython does. Not needed when
-        the conversion is exact: an int literal below 2**53, or a float literal below 2**53 (a rounded int
-        stays on its side of it)."""
-        sides = [original.left, original.comparisons[0].comparator]
-        kinds = [self.types.of(s) for s in sides]
-        if sorted(map(str, kinds)) != ["float", "int"]:
-            return None
-        literal = sides[0] if isinstance(sides[0], cst.Integer | cst.Float) else \
-            sides[1] if isinstance(sides[1], cst.Integer | cst.Float) else None
-        if literal is not None and abs(float(literal.evaluated_value)) < 2.0**53:
-            return None
-        i, f = (0, 1) if kinds[0] == Scalar("int64", True) else (1, 0)
-        new = [updated.left, updated.comparisons[0].comparator]
-        bare = [n.with_changes(lpar=[], rpar=[]) for n in new]
-        sign = cst.Call(cst.Name(self.intrinsic("cuvil.runtime.pymath", "int_float_cmp")),
-                        [cst.Arg(bare[i]), cst.Arg(bare[f])])
-        zero = cst.Float("0.0")
-        left, right = (sign, zero) if i == 0 else (zero, sign)  # f < i  <=>  0 < sign(i - f)
         target = updated.comparisons[0].with_changes(comparator=right)
         return updated.with_changes(left=left, comparisons=[target])
 
