@@ -87,6 +87,8 @@ class Rules(NumpyRules):
             return COMPLEX
         if isinstance(node, cst.SimpleString | cst.ConcatenatedString):
             return Opaque("str")
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.MatrixMultiply):
+            return self.matmul(self.of(node.left), self.of(node.right))  # not a broadcast: (2, 3) @ (3,) is 1-D
         if isinstance(node, cst.BinaryOperation):
             name = _OPERATORS.get(type(node.operator))
             return ufunc_result(name, [self.of(node.left), self.of(node.right)]) if name else UNKNOWN
