@@ -32,6 +32,21 @@ def reads_in(node: cst.CSTNode | None) -> list[cst.Name]:
     return visitor.names
 
 
+def contains(node: cst.CSTNode, *kinds: type[cst.CSTNode], nested: bool = True) -> bool:
+    """Whether `node` holds a node of one of `kinds` (itself included); `nested=False` does not look into the
+    functions defined inside it."""
+    found = False
+
+    class Find(cst.CSTVisitor):
+        def on_visit(self, n: cst.CSTNode) -> bool:
+            nonlocal found
+            found = found or isinstance(n, kinds)
+            return not found and (nested or n is node or not isinstance(n, cst.FunctionDef))
+
+    node.visit(Find())
+    return found
+
+
 def subscripts_in(node: cst.CSTNode) -> list[cst.Subscript]:
     """Every subscript in `node`, outermost first."""
     found: list[cst.Subscript] = []

@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 import libcst as cst
 
+from ..cfg.uses import contains
 from ..normalize.names import assigned_names
 from ..normalize.origins import origin_of, with_origin
 
@@ -119,15 +120,7 @@ def _row_check(stmt: cst.BaseStatement) -> bool:
 
 def _plain(expr: cst.BaseExpression) -> bool:
     """No call in it (reads of names, shapes and numbers)."""
-    calls = False
-
-    class Find(cst.CSTVisitor):
-        def visit_Call(self, node: cst.Call) -> None:
-            nonlocal calls
-            calls = True
-
-    expr.visit(Find())
-    return not calls
+    return not contains(expr, cst.Call)
 
 
 def _independent(body: list[cst.BaseStatement], i: str, j: str) -> bool:

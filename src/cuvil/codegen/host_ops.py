@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from ..cfg.uses import contains
 from .cuda import call
 
 
@@ -52,12 +53,4 @@ def host_matmul(stmt: cst.CSTNode) -> bool:
 
 
 def has_matmul(node: cst.CSTNode) -> bool:
-    found = False
-
-    class Find(cst.CSTVisitor):
-        def visit_MatrixMultiply(self, op: cst.MatrixMultiply) -> None:
-            nonlocal found
-            found = True
-
-    node.visit(Find())
-    return found
+    return contains(node, cst.MatrixMultiply)

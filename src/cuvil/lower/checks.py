@@ -26,6 +26,7 @@ import libcst as cst
 
 from ..analysis.type_rules import Types
 from ..analysis.types import Array, Scalar
+from ..cfg.uses import contains
 from ..normalize.names import assigned_names
 from ..normalize.origins import origin_of, with_origin
 from .indirect import source_of, versioned, written_arrays
@@ -104,20 +105,7 @@ def _simple(node: cst.BaseExpression, arithmetic: Callable[[cst.Call], bool]) ->
 
 
 def _exits(body: cst.CSTNode) -> bool:
-    found = False
-
-    class Find(cst.CSTVisitor):
-        def visit_Break(self, node: cst.Break) -> None:
-            nonlocal found
-            found = True
-
-        visit_Continue = visit_Return = visit_Raise = visit_Break  # type: ignore[assignment]
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return False
-
-    body.visit(Find())
-    return found
+    return contains(body, cst.Break, cst.Continue, cst.Return, cst.Raise, nested=False)
 
 
 def _names(node: cst.CSTNode) -> set[str]:

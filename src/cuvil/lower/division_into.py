@@ -20,6 +20,7 @@ import numpy as np
 
 from ..analysis.type_rules import Types
 from ..analysis.types import Array, Scalar
+from ..cfg.uses import contains
 
 _INTO = frozenset({"floor_divide", "remainder", "fmod"})
 MODULE = "cuvil.runtime.division_into"
@@ -74,13 +75,4 @@ class DivisionInto:
 def pure(node: cst.BaseExpression) -> bool:
     """Evaluating `node` twice does what evaluating it once does: names, numbers, attributes, subscripts and
     operators of them (no call, no walrus)."""
-    found = []
-
-    class _Finder(cst.CSTVisitor):
-        def on_visit(self, n: cst.CSTNode) -> bool:
-            if isinstance(n, cst.Call | cst.NamedExpr | cst.Lambda | cst.Yield | cst.Await):
-                found.append(n)
-            return not found
-
-    node.visit(_Finder())
-    return not found
+    return not contains(node, cst.Call, cst.NamedExpr, cst.Lambda, cst.Yield, cst.Await)
