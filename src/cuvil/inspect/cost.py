@@ -172,7 +172,7 @@ class _Model(Extents):
         if isinstance(node, cst.UnaryOperation):
             return self.is_data(node.expression)
         if isinstance(node, cst.Call):
-            return callee(node) not in ("len", "range", "index", "broadcast_shape") and \
+            return callee(node) not in ("len", "range", "index", "span", "broadcast_shape") and \
                 any(self.is_data(a.value) for a in node.args)
         if isinstance(node, cst.IfExp):
             return self.is_data(node.body) or self.is_data(node.orelse)

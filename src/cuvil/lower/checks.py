@@ -250,7 +250,9 @@ class BoundsChecks(cst.CSTTransformer):
             _, sign, amount = offset
             ends = [cst.BinaryOperation(_paren(end), sign, _paren(amount)) if sign is not None else end
                     for end in (loop.start, loop.last)]
-            if self.spans and loop.range is not None:  # Python's error names the first failing index
+            # Python's error names the first failing index: `span`, for an outermost loop only: a check hoisted
+            # into another loop's body must be one a parallel loop can test beforehand (cfg/raising.py)
+            if self.spans and loop.range is not None and len(self.loops) == 1:
                 first, last = ends
                 span = cst.Call(cst.Name(self.intrinsic(MODULE, "span")), [
                     cst.Arg(first), cst.Arg(last), cst.Arg(loop.range[2]), cst.Arg(_dim(array, axis)),
