@@ -144,3 +144,28 @@ def test_a_stop_that_calls_a_function_is_evaluated_once():
         assert fn(X, c) == sum_up_to_a_bump(X, c_py)
         assert c.tolist() == c_py.tolist() == [start + 1]
     assert _counts(fn) == "1 index checks, 0 hoisted out of loops, 0 proved in bounds and removed"
+
+
+@pytest.mark.parametrize("dynamic", [False, None])
+def test_a_loop_over_a_static_dim_is_proved_in_bounds(dynamic):
+    """A variant specialized on x.shape == (6,) (or p.shape[1] == 3) has `range(6)` where the user wrote
+    `range(x.shape[0])` (codegen/specialize.py); its indices are still proved, not checked at each element:
+    the static dim is guarded. A call with another size is a new variant, which raises as Python does."""
+    source = """
+    def rows(p, w):
+        s = 0.0
+        for i in range(p.shape[0]):
+            for j in range(p.shape[1]):
+                s += p[i, j] * w[j]
+        return s
+    """
+    py = define(source)
+    fn = cuvil.jit(py, dynamic=dynamic)
+    p, w = np.arange(12.0).reshape(4, 3), np.ones(3)
+    for args in ((p, w), (p, w), (p[:, :2], w[:2])):  # first call, guard hit, guard miss
+        assert fn(*args) == py(*args)
+    # the last variant: every dim static (dynamic=False), or the dims the miss changed dynamic (w[j] hoisted)
+    proved = 3 if dynamic is False else 2
+    assert _counts(fn) == f"0 index checks, {3 - proved} hoisted out of loops, {proved} proved in bounds and removed"
+    with pytest.raises(IndexError, match="^index 2 is out of bounds for axis 0 with size 2$"):
+        fn(p, w[:2])

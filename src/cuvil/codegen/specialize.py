@@ -29,7 +29,7 @@ class StaticDims(cst.CSTTransformer):
         return self.static.get(node.value) if isinstance(node, cst.Name) else None
 
     def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
-        value = updated.value
+        value = original.value  # `x.shape` itself, which leave_Attribute may have made a tuple already
         if not (isinstance(value, cst.Attribute) and value.attr.value == "shape" and len(updated.slice) == 1):
             return updated
         dims = self._dims(value.value)

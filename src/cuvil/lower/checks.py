@@ -133,8 +133,10 @@ class BoundsChecks(cst.CSTTransformer):
     loop variables) index in bounds by construction."""
 
     def __init__(self, types: Types, intrinsic: Intrinsic, trusted: set[str], versions: bool = True,
-                 spans: bool = True):
+                 spans: bool = True, static: dict[str, dict[int, int]] | None = None):
         super().__init__()
+        self.static = static or {}  # the variant's static dims of parameters never rebound: a loop to 3 over
+        # an axis of size 3 (codegen/specialize.py wrote `range(x.shape[1])` so) stays in bounds
         self.types, self.intrinsic, self.trusted, self.versions = types, intrinsic, trusted, versions
         self.spans = spans  # a loop's affine index checked by runtime/checks.span (the CPU), else at both ends
         self.loops: list[_Loop] = []
@@ -227,8 +229,11 @@ class BoundsChecks(cst.CSTTransformer):
         if loop is None or loop.stop is None or index.value in loop.assigned:
             return False
         start_ok = isinstance(loop.start, cst.Integer) and int(loop.start.value) >= 0
+        size = self.static.get(array.value, {}).get(axis) if isinstance(array, cst.Name) else None
         own = any(_same(stop, _dim(array, axis)) or (axis == 0 and _same(stop, cst.Call(
-            cst.Name("len"), [cst.Arg(array)]))) for stop in _bounds(loop.stop, self._builtin_min))
+            cst.Name("len"), [cst.Arg(array)]))) or (size is not None and isinstance(stop, cst.Integer)
+                                                     and int(stop.value, 0) <= size)
+                  for stop in _bounds(loop.stop, self._builtin_min))
         return start_ok and own and not (_names(array) & loop.assigned)
 
     def _builtin_min(self, call: cst.Call) -> bool:

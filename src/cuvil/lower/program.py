@@ -164,7 +164,9 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
             signatures = {**{n: [t] for n, t in checked.items()}, **{n: v for n, v in several.items() if v}}
             for name, under in signatures.items():
                 trusted = all_names(functions[name]) - before[name]  # the lowering's own names
-                variants = [check(t, intrinsic, trusted) for t in under]
+                static = _static_dims(functions[name], params, program.shapes) if name == entry else {}
+                variants = [check(t, intrinsic, trusted, static=static) if check is bounds else
+                            check(t, intrinsic, trusted) for t in under]
                 rewritten = [cst.ensure_type(functions[name].visit(rewrite), cst.FunctionDef) for rewrite in variants]
                 if any(not r.deep_equals(rewritten[0]) for r in rewritten[1:]):
                     raise _differing_checks(name, functions[name], program.filenames.get(name),
@@ -207,6 +209,14 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     words += [_checks_in_words(name, c) for name, c in counts.items() if any(c.values())]
     writes = tuple(params[k] for k in sorted(analyses[entry].summary.writes))
     return Lowered(plans, words, writes, result, returns)
+
+
+def _static_dims(fn: cst.FunctionDef, params: tuple[str, ...],
+                 shapes: tuple[tuple[int | None, ...] | None, ...]) -> dict[str, dict[int, int]]:
+    """The entry's static dims (codegen/specialize.py made them constants) of parameters it never rebinds."""
+    rebound = assigned_names(fn.body)
+    return {p: {k: d for k, d in enumerate(shape) if d is not None}
+            for p, shape in zip(params, shapes) if shape is not None and p not in rebound}
 
 
 def _differing_checks(name: str, fn: cst.FunctionDef, filename: str | None, bounds: bool) -> CuvilTypeError:
