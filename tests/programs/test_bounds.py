@@ -92,9 +92,29 @@ def falling(a, start, stop):
     return s
 
 
+def inner_rising(m, out, start, stop):
+    for i in range(m.shape[0]):
+        s = 0.0
+        for j in range(start, stop, 2):
+            s += m[i, j + 1]
+        out[i] = s
+    return out
+
+
+def inner_falling(m, out, start, stop):
+    for i in range(m.shape[0]):
+        s = 0.0
+        for j in range(start, stop, -3):
+            s += m[i, j - 1]
+        out[i] = s
+    return out
+
+
 HOISTED = (shifted, rising, falling)
 JITTED = {f: cuvil.jit(f) for f in (read, write, read_2d, total, neighbours, backwards, until_end, rows, gather,
                                      *HOISTED)}
+INNER = {fn: {"serial": cuvil.jit(fn), "parallel": cuvil.jit(fn, parallel=True)}
+         for fn in (inner_rising, inner_falling)}
 
 
 def _same(fn, *args):
@@ -145,6 +165,23 @@ def test_a_check_hoisted_out_of_a_loop_names_the_index_python_names(size, start,
             a = np.arange(float(length))
             assert _index_error(JITTED[fn], a, *args) == _index_error(fn, a, *args)
         assert "span(" in JITTED[fn].source()  # the hoisted form is the one tested
+
+
+@settings(max_examples=40)
+@given(rows=st.integers(1, 3), size=st.integers(0, 6), start=st.integers(-9, 9), stop=st.integers(-9, 9))
+def test_a_check_hoisted_out_of_an_inner_loop_names_the_index_python_names(rows, size, start, stop):
+    """The inner loop's span sits in the outer loop's body: a parallel outer loop tests it beforehand
+    (cfg/raising.py), records the first failing index and raises Python's error after the loop."""
+    for fn, kinds in INNER.items():
+        for kind, jitted in kinds.items():
+            for columns in (size, size, size + 2):  # first call, guard hit, guard miss
+                m = np.arange(float(rows * columns)).reshape(rows, columns)
+                got, want = np.zeros(rows), np.zeros(rows)
+                error = _index_error(fn, m, want, start, stop)
+                assert _index_error(jitted, m, got, start, stop) == error, (fn.__name__, kind)
+                assert error is not None or np.array_equal(got, want), (fn.__name__, kind)
+            assert "span(" in jitted.source(), (fn.__name__, kind)
+        assert "parallel" in cuvil.explain(kinds["parallel"]).loops[0][0], fn.__name__
 
 
 def test_the_message_is_numpys():

@@ -255,9 +255,9 @@ class BoundsChecks(cst.CSTTransformer):
             _, sign, amount = offset
             ends = [cst.BinaryOperation(_paren(end), sign, _paren(amount)) if sign is not None else end
                     for end in (loop.start, loop.last)]
-            # Python's error names the first failing index: `span`, for an outermost loop only: a check hoisted
-            # into another loop's body must be one a parallel loop can test beforehand (cfg/raising.py)
-            if self.spans and loop.range is not None and len(self.loops) == 1:
+            # Python's error names the first failing index: `span` (a parallel loop around it tests it
+            # beforehand as cfg/raising.py's Check, recording that index)
+            if self.spans and loop.range is not None:
                 first, last = ends
                 span = cst.Call(cst.Name(self.intrinsic(MODULE, "span")), [
                     cst.Arg(first), cst.Arg(last), cst.Arg(loop.range[2]), cst.Arg(_dim(array, axis)),

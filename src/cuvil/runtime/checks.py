@@ -17,7 +17,7 @@ import numba
 import numpy as np
 from numba import types
 from numba.core import cgutils
-from numba.extending import intrinsic, overload
+from numba.extending import intrinsic, overload, register_jitable
 
 
 def index(i, n, axis, at=0):
@@ -99,32 +99,40 @@ def _index(i, n, axis, at=0):
     return impl
 
 
-def span(first, last, step, n, axis, at=0):
-    """The indices first, first + step, … last (a loop's, checked once before it: lower/checks.py) all in
-    bounds; else the IndexError Python raises, which names the first index in that order that is not."""
-    if -n <= first < n and -n <= last < n:
-        return
+@register_jitable
+def _first_outside(first, step, n):
+    """The first of first, first + step, … outside -n … n-1, given that one is (span's message names it)."""
     if not -n <= first < n:
-        bad = first
-    elif step > 0:  # rising past n - 1: the first value at n or above
-        bad = first + (n - first + step - 1) // step * step
-    else:  # falling past -n: the first value below -n
-        bad = first + ((first + n) // -step + 1) * step
+        return first
+    if step > 0:  # rising past n - 1: the first value at n or above
+        return first + (n - first + step - 1) // step * step
+    return first + ((first + n) // -step + 1) * step  # falling past -n: the first value below -n
+
+
+def span(first, last, step, n, axis, at=0, find=False):
+    """The indices first, first + step, … last (a loop's, checked once before it: lower/checks.py) all in
+    bounds; else the IndexError Python raises, which names the first index in that order that is not.
+    `find=True` (a parallel loop's check, cfg/raising.py) returns that index instead of raising."""
+    if -n <= first < n and -n <= last < n:
+        return None
+    bad = _first_outside(first, step, n)
+    if find:
+        return bad
     raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
 
 
 @overload(span, jit_options={"nogil": True})
-def _span(first, last, step, n, axis, at=0):
-    def impl(first, last, step, n, axis, at=0):
+def _span(first, last, step, n, axis, at=0, find=False):
+    if isinstance(find, types.Boolean):  # find=True given (omitted, it is Python's False or types.Omitted)
+        def found(first, last, step, n, axis, at=0, find=False):
+            return np.int64(_first_outside(first, step, n))
+
+        return found
+
+    def impl(first, last, step, n, axis, at=0, find=False):
         if -n <= first < n and -n <= last < n:
             return
-        if not -n <= first < n:
-            bad = first
-        elif step > 0:
-            bad = first + (n - first + step - 1) // step * step
-        else:
-            bad = first + ((first + n) // -step + 1) * step
-        _out_of_bounds(np.int64(bad), np.int64(n), np.int64(axis), np.int64(at))
+        _out_of_bounds(np.int64(_first_outside(first, step, n)), np.int64(n), np.int64(axis), np.int64(at))
 
     return impl
 
