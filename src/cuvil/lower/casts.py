@@ -27,7 +27,8 @@ from ..analysis.type_rules import _OPERATORS, Types
 from ..analysis.types import Array, Refused, Scalar, Type, operand, ufunc_result
 from ..library import numpy as library
 from . import math
-from .division_into import DivisionInto, pure
+from .again import repeatable
+from .division_into import DivisionInto
 from .exact_comparisons import ExactComparisons
 from .library_results import LibraryResults
 
@@ -239,7 +240,7 @@ class Casts(LibraryResults, DivisionInto, ExactComparisons, cst.CSTTransformer):
         if into is not None:  # `c //= b` of integer arrays (lower/division_into.py)
             return into
         semantics = _NUMPY_SEMANTICS.get(ufunc) if self._numpy_scalars(original.target, original.value) \
-            and pure(original.target) else None
+            and repeatable(original.target) else None
         if isinstance(target, Scalar) and (semantics or isinstance(original.target, cst.Name) and _wraps(target)):
             # `t op= v` on a narrow integer: `t = np.int8(t op v)`, which wraps as NumPy does; a NumPy scalar
             # divides as NumPy does: `t = floor_divide(t, v)` (Numba's int64 `//=` gives 0 for INT64_MIN // -1)

@@ -29,6 +29,7 @@ from ..analysis.types import Array, Scalar
 from ..cfg.uses import contains
 from ..normalize.names import assigned_names
 from ..normalize.origins import origin_of, with_origin
+from .again import hoistable
 from .indirect import source_of, versioned, written_arrays
 from .reductions import Intrinsic
 
@@ -173,7 +174,7 @@ class BoundsChecks(cst.CSTTransformer):
 
     def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
         kind = self.types.of(original.value)
-        if not isinstance(kind, Array) or not _pure(original.value):
+        if not isinstance(kind, Array) or not hoistable(original.value):
             return updated
         indices = [e.slice.value for e in original.slice if isinstance(e.slice, cst.Index)]
         kinds = [self.types.of(i) for i in indices]
@@ -265,7 +266,7 @@ class BoundsChecks(cst.CSTTransformer):
                 calls = [span]
             else:  # a CUDA kernel records the failing index of a check of each end (codegen/cuda_checks.py)
                 calls = [self._call(end, array, axis) for end in ends]
-        elif not names & (loop.assigned | {loop.var}) and _pure(index):
+        elif not names & (loop.assigned | {loop.var}) and hoistable(index):
             calls = [self._call(index, array, axis)]
         else:
             return False
@@ -285,16 +286,6 @@ def _affine(index: cst.BaseExpression) -> tuple[str, cst.BaseBinaryOp | None, cs
             and isinstance(index.left, cst.Name) and isinstance(index.right, cst.Integer | cst.Name):
         return index.left.value, index.operator, index.right
     return None
-
-
-def _pure(node: cst.BaseExpression) -> bool:
-    """Evaluated again (for its shape, or before a loop): names and subscripts of names only."""
-    if isinstance(node, cst.Name | cst.Integer):
-        return True
-    if isinstance(node, cst.Subscript):
-        return _pure(node.value) and all(isinstance(e.slice, cst.Index) and isinstance(
-            e.slice.value, cst.Name | cst.Integer) for e in node.slice)
-    return False
 
 
 def _paren(node: cst.BaseExpression) -> cst.BaseExpression:

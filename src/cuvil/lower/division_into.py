@@ -20,7 +20,7 @@ import numpy as np
 
 from ..analysis.type_rules import Types
 from ..analysis.types import Array, Scalar
-from ..cfg.uses import contains
+from .again import repeatable
 
 _INTO = frozenset({"floor_divide", "remainder", "fmod"})
 MODULE = "cuvil.runtime.division_into"
@@ -43,7 +43,7 @@ class DivisionInto:
         for anything else (a fancy-indexed target is a copy: it stays as written)."""
         if ufunc not in _INTO or not self.arrays_into or not isinstance(self.types.of(original.target), Array) \
                 or not self._integers(original.target, original.value) or not self._view(original.target) \
-                or not pure(original.target):
+                or not repeatable(original.target):
             return None
         helper = cst.Name(self.intrinsic(MODULE, f"{ufunc}_into"))
         return cst.Expr(cst.Call(helper, [cst.Arg(target), cst.Arg(target), cst.Arg(value)]))
@@ -70,9 +70,3 @@ class DivisionInto:
             if not (isinstance(kind, Scalar) and np.dtype(kind.dtype).kind in "iu"):
                 return False
         return True
-
-
-def pure(node: cst.BaseExpression) -> bool:
-    """Evaluating `node` twice does what evaluating it once does: names, numbers, attributes, subscripts and
-    operators of them (no call, no walrus)."""
-    return not contains(node, cst.Call, cst.NamedExpr, cst.Lambda, cst.Yield, cst.Await)

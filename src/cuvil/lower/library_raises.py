@@ -30,6 +30,7 @@ from ..analysis.type_rules import Types
 from ..analysis.types import INT, Array, Scalar, Tuple
 from ..normalize.names import bound_names
 from ..normalize.origins import origin_of, with_origin
+from .again import cheap
 from .reductions import Intrinsic
 
 MODULE = "cuvil.runtime.library_checks"
@@ -114,7 +115,7 @@ class LibraryRaises(cst.CSTTransformer):
         owner = call.func.value if isinstance(call.func, cst.Attribute) else None
         if name == ".item" and not args and owner is not None and self._array(owner):
             return [self._call("one_element", _attribute(owner, "size"))]
-        if name in _ALLOCATIONS and args and not _nonnegative(args[0], self.nonnegative) and _pure(args[0]):
+        if name in _ALLOCATIONS and args and not _nonnegative(args[0], self.nonnegative) and cheap(args[0]):
             return [self._call("nonnegative_dims", args[0])]
         if name == ".reshape" and owner is not None and args and self._array(owner):
             return self._reshape(owner, args)
@@ -124,7 +125,7 @@ class LibraryRaises(cst.CSTTransformer):
 
     def _reshape(self, array: cst.BaseExpression, shape: Sequence[cst.BaseExpression]) -> list[cst.Call]:
         """`shape`: reshape's arguments after the array, a tuple (`(n, -1)`, `a.shape`) or ints (`n, -1`)."""
-        if not all(_pure(s) for s in shape):
+        if not all(cheap(s) for s in shape):
             return []
         kinds = [self.types.of(s) for s in shape]
         if len(shape) == 1 and isinstance(kinds[0], Tuple) and all(k == INT for k in kinds[0].items):
@@ -143,7 +144,7 @@ class LibraryRaises(cst.CSTTransformer):
         return [self._call("fits_into", _attribute(target, "shape"), _attribute(value, "shape"))]
 
     def _array(self, node: cst.BaseExpression) -> bool:
-        return isinstance(self.types.of(node), Array) and _pure(node)
+        return isinstance(self.types.of(node), Array) and cheap(node)
 
     def _call(self, name: str, *args: cst.BaseExpression) -> cst.Call:
         return cst.Call(cst.Name(self.intrinsic(MODULE, name)), [cst.Arg(a) for a in args])
@@ -155,29 +156,6 @@ def _attribute(node: cst.BaseExpression, name: str) -> cst.Attribute:
     if not (isinstance(node, cst.Name | cst.Attribute | cst.Subscript | cst.Call) or node.lpar):
         node = node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
     return cst.Attribute(node, cst.Name(name))
-
-
-def _pure(node: cst.BaseExpression) -> bool:
-    """Reads and arithmetic only: evaluating it again changes nothing and costs little."""
-    if isinstance(node, cst.Name | cst.Integer | cst.Float):
-        return True
-    if isinstance(node, cst.Attribute):
-        return _pure(node.value)
-    if isinstance(node, cst.Subscript):
-        return _pure(node.value) and all(_pure_part(e.slice) for e in node.slice)
-    if isinstance(node, cst.Tuple):
-        return all(_pure(e.value) for e in node.elements)
-    if isinstance(node, cst.UnaryOperation):
-        return _pure(node.expression)
-    if isinstance(node, cst.BinaryOperation):
-        return _pure(node.left) and _pure(node.right)
-    return False
-
-
-def _pure_part(part: cst.BaseSlice) -> bool:
-    if isinstance(part, cst.Index):
-        return _pure(part.value)
-    return isinstance(part, cst.Slice) and all(b is None or _pure(b) for b in (part.lower, part.upper, part.step))
 
 
 def _nonnegative(node: cst.BaseExpression, names: set[str]) -> bool:
