@@ -26,19 +26,29 @@ def index(i, n, axis, at=0):
     return i
 
 
-@numba.njit("void(int64, int64, int64, int64)", nogil=True, cache=True)
+def _raise_out_of_bounds(i, n, axis, at):
+    message = f"index {i} is out of bounds for axis {axis} with size {n}"
+    raise IndexError(message, int(at)) if at else IndexError(message)
+
+
+def _raise_beyond_intp(at):  # a uint64 index above 2**63 - 1: NumPy cannot convert it to an index (its words)
+    message = "Python int too large to convert to C long"
+    raise OverflowError(message, int(at)) if at else OverflowError(message)
+
+
+# The raising functions build their messages in Python (object mode; no `nogil`, which object mode cannot
+# honour): every function with a check links this code in, and LLVM optimizes it again there, so Numba's
+# int-to-str and concatenation in it cost each first compile (0.7 s for NumPy's broadcast message alone).
+@numba.njit("void(int64, int64, int64, int64)", cache=True)
 def _out_of_bounds(i, n, axis, at):
-    message = "index " + str(i) + " is out of bounds for axis " + str(axis) + " with size " + str(n)
-    if at:  # the user's line, for the dispatcher (runtime/where.py)
-        raise IndexError(message, at)
-    raise IndexError(message)
+    with numba.objmode():
+        _raise_out_of_bounds(i, n, axis, at)
 
 
-@numba.njit("void(int64)", nogil=True, cache=True)
-def _beyond_intp(at):  # a uint64 index above 2**63 - 1: NumPy cannot convert it to an index (its words)
-    if at:
-        raise OverflowError("Python int too large to convert to C long", at)
-    raise OverflowError("Python int too large to convert to C long")
+@numba.njit("void(int64)", cache=True)
+def _beyond_intp(at):
+    with numba.objmode():
+        _raise_beyond_intp(at)
 
 
 _FAILS = (types.int64,) * 4  # _out_of_bounds's signature

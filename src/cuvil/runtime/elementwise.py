@@ -18,7 +18,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-from .messages import raise_not_broadcast
+from .messages import NOT_BROADCAST, raise_shapes
 
 _NUMPY: Any = {"error_model": "numpy", "nogil": True}
 
@@ -209,24 +209,9 @@ def _broadcast_shape(shapes, at=0):
         lines.append(f"    d{k} = 1")
         for i, rank in enumerate(ranks):
             if rank >= k:
-                lines += [f"    x = shapes[{i}][{rank - k}]", "    if x != 1:",
-                          f"        if d{k} != 1 and d{k} != x:", "            fail(shapes, at)", f"        d{k} = x"]
+                lines += [f"    x = shapes[{i}][{rank - k}]", "    if x != 1:", f"        if d{k} != 1 and d{k} != x:",
+                          "            raise_shapes(NOT_BROADCAST, shapes, np.int64(at))", f"        d{k} = x"]
     lines.append("    return (" + "".join(f"d{k}, " for k in range(top, 0, -1)) + ")")
-    env = {"fail": _fail_for(ranks)}
+    env = {"raise_shapes": raise_shapes, "NOT_BROADCAST": NOT_BROADCAST, "np": np}
     exec("\n".join(lines), env)
     return env["impl"]
-
-
-def _fail_for(ranks):
-    """NumPy's ValueError for these operand ranks, its message built by a cached function (runtime/messages.py:
-    built here, it cost every first compile over a second)."""
-    lines = ["def fail(shapes, at):", f"    dims = np.empty({sum(ranks)}, np.int64)"]
-    slot = 0
-    for i, rank in enumerate(ranks):
-        for k in range(rank):
-            lines.append(f"    dims[{slot}] = shapes[{i}][{k}]")
-            slot += 1
-    lines.append(f"    raise_not_broadcast(dims, np.array({list(ranks)!r}, np.int64), np.int64(at))")
-    env: dict[str, object] = {"np": np, "raise_not_broadcast": raise_not_broadcast}
-    exec("\n".join(lines), env)
-    return numba.njit(nogil=True)(env["fail"])

@@ -20,7 +20,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload, register_jitable
 
-from .messages import dims, raise_not_broadcast, raise_output_mismatch
+from .messages import NOT_BROADCAST, OUTPUT_MISMATCH, raise_shapes
 
 
 def inplace_value(target, value, at=0):  # the plain-Python meaning: NumPy does all this by itself
@@ -48,8 +48,7 @@ def check_operands(a_shape, b_shape):
     for k in range(1, min(na, nb) + 1):
         x, y = a_shape[na - k], b_shape[nb - k]
         if x != y and x != 1 and y != 1:
-            raise_not_broadcast(np.concatenate((dims(a_shape), dims(b_shape))),
-                                np.array([len(a_shape), len(b_shape)], np.int64), np.int64(0))
+            raise_shapes(NOT_BROADCAST, (a_shape, b_shape), np.int64(0))
 
 
 @register_jitable
@@ -106,7 +105,7 @@ def _inplace_value(target, value, at=0):
 
     def impl(target, value, at=0):
         if not _fits(target.shape, value.shape):
-            raise_output_mismatch(dims(target.shape), dims(value.shape), np.int64(at))
+            raise_shapes(OUTPUT_MISMATCH, (target.shape, value.shape), np.int64(at))
         if _overlaps(target, value) and not same_elements(target, value):
             return copy(value)
         return value

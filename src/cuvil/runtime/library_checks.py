@@ -20,10 +20,11 @@ from __future__ import annotations
 import math
 
 import numba
+import numpy as np
 from numba import types
 from numba.extending import overload, register_jitable
 
-from .messages import _text, dims
+from .messages import NOT_INTO, raise_shapes
 
 __all__ = ["fits_into", "nonnegative_dims", "one_element", "reshapes"]
 
@@ -174,15 +175,6 @@ def _reshapes(size, shape, at=0):
     return impl
 
 
-@numba.njit("void(int64[::1], int64[::1], int64)", nogil=True, cache=True)
-def _raise_not_into(value, target, at):
-    text = "could not broadcast input array from shape " + _text(value, 0, len(value)) + " into shape " + \
-        _text(target, 0, len(target))
-    if at:
-        raise ValueError(text, at)
-    raise ValueError(text)
-
-
 @overload(fits_into, jit_options={"nogil": True})
 def _fits_into(target, value, at=0):
     """`view[...] = value` as NumPy broadcasts it: each of the value's dims, right-aligned, is 1 or the view's,
@@ -194,7 +186,7 @@ def _fits_into(target, value, at=0):
     tests = [f"(value[{nv - k}] != 1 and value[{nv - k}] != target[{nt - k}])" if k <= nt else
              f"value[{nv - k}] != 1" for k in range(1, nv + 1)]
     lines = ["def impl(target, value, at=0):", f"    if {' or '.join(tests) or 'False'}:",
-             "        _raise_not_into(dims(value), dims(target), at)"]
-    env = {"_raise_not_into": _raise_not_into, "dims": dims}
+             "        raise_shapes(NOT_INTO, (value, target), np.int64(at))"]
+    env = {"raise_shapes": raise_shapes, "NOT_INTO": NOT_INTO, "np": np}
     exec("\n".join(lines), env)  # noqa: S102 (our own code, from the ranks)
     return env["impl"]

@@ -1,68 +1,24 @@
-"""NumPy's shape-error messages, raised by functions compiled once and cached, for the generated code to call.
+"""NumPy's shape-error messages, raised from compiled code at almost no compile cost.
 
-Building a message in compiled code (`"(" + str(n) + ...`) compiles Numba's int-to-str and string concatenation
-into every function that can raise it: measured 1.4 s of a 2.4 s first compile of `(a + b) * c - a`, paid again
-by every new function and every new set of operand ranks, for a message that is almost never raised. These
-take the shapes as int64 arrays and are compiled with explicit signatures and `cache=True`: once per
-installation, after that loaded from Numba's cache in milliseconds. `dims(shape)` turns a shape tuple into such
-an array (written out per rank, so a 0-d shape works too); the callers are runtime/elementwise.py (a broadcast
-between operands) and runtime/inplace.py (an in-place update's value against its target).
+A message built in compiled code (`"(" + str(n) + ...`) puts Numba's int-to-str and string concatenation into
+every function that may raise it, and a cached raising function helps less than it seems: Numba links its code
+into each caller and LLVM optimizes it there again (0.7 s of the 1.8 s first compile of `(a + b) * c - a`). So
+`raise_shapes(kind, shapes, at)`, an intrinsic, writes the dims of a tuple of shape tuples into a buffer on the
+stack and calls `_raise_packed`, compiled once and cached, which builds the message in Python (object mode) and
+raises it; glue written in Numba instead (`np.empty`, a store per dim, `np.array` of the ranks) was compiled
+anew for every set of operand ranks (another 0.9 s). runtime/checks.py raises IndexError the same way.
+
+`dims(shape)` turns a shape tuple into an int64 array (written out per rank, so a 0-d shape works too).
 """
 
 from __future__ import annotations
 
 import numba
 import numpy as np
+from llvmlite import ir
 from numba import types
-from numba.extending import overload
-
-
-@numba.njit("unicode_type(int64[::1], int64, int64)", nogil=True, cache=True)
-def _text(dims, start, stop):
-    """`dims[start:stop]` as NumPy prints a shape: `(3,)`, `(4,1)`, `()`."""
-    text = "("
-    for k in range(start, stop):
-        text += ("," if k > start else "") + str(dims[k])
-    return text + ("," if stop - start == 1 else "") + ")"
-
-
-@numba.njit("void(int64[::1], int64[::1], int64)", nogil=True, cache=True)
-def raise_not_broadcast(dims, ranks, at):
-    """ValueError for operands that do not broadcast; `dims` holds every operand's shape, one after another,
-    `ranks` how many dims each has; `at` the user's line, or 0 (lower/located.py, runtime/where.py)."""
-    text = "operands could not be broadcast together with shapes "
-    start = 0
-    for rank in ranks:
-        text += _text(dims, start, start + rank) + " "
-        start += rank
-    if at:
-        raise ValueError(text, at)
-    raise ValueError(text)
-
-
-@numba.njit("void(int64[::1], int64[::1], int64)", nogil=True, cache=True)
-def raise_output_mismatch(target, value, at):
-    """ValueError for an in-place update whose value does not broadcast to its target's shape: NumPy's two
-    messages (the shapes do not broadcast at all; they do, but to a shape other than the target's)."""
-    nt, nv = len(target), len(value)
-    n = max(nt, nv)
-    out = np.empty(n, np.int64)
-    for k in range(1, n + 1):
-        t = target[nt - k] if k <= nt else 1
-        v = value[nv - k] if k <= nv else 1
-        if t != v and t != 1 and v != 1:
-            shown = _text(target, 0, nt)
-            text = "operands could not be broadcast together with shapes " + shown + " " + _text(value, 0, nv) \
-                + " " + shown + " "
-            if at:
-                raise ValueError(text, at)
-            raise ValueError(text)
-        out[n - k] = v if t == 1 else t
-    text = "non-broadcastable output operand with shape " + _text(target, 0, nt) + " doesn't match the broadcast " \
-        "shape " + _text(out, 0, n)
-    if at:
-        raise ValueError(text, at)
-    raise ValueError(text)
+from numba.core import cgutils
+from numba.extending import intrinsic, overload
 
 
 def dims(shape):
@@ -80,3 +36,85 @@ def _dims(shape):
     env = {"np": np}
     exec("\n".join(lines), env)
     return env["impl"]
+
+
+NOT_BROADCAST, OUTPUT_MISMATCH, NOT_INTO = 0, 1, 2  # raise_shapes's kinds: operands; (target, value); (value, target)
+
+
+def _shape(dims) -> str:
+    return "(" + ",".join(str(int(d)) for d in dims) + ("," if len(dims) == 1 else "") + ")"
+
+
+def shapes_message(kind: int, dims, ranks) -> str:
+    """NumPy's words for `kind`: `dims` holds every shape's dims, one shape after another, `ranks` how many each
+    has."""
+    ends = np.cumsum(np.concatenate(([0], ranks))).astype(int)
+    shapes = [_shape(dims[ends[k]:ends[k + 1]]) for k in range(len(ranks))]
+    if kind == NOT_BROADCAST:
+        return "operands could not be broadcast together with shapes " + "".join(t + " " for t in shapes)
+    if kind == NOT_INTO:  # NumPy drops the value's leading 1s beyond the target's rank first, and names the rest
+        value = list(dims[:ranks[0]])
+        while len(value) > ranks[1] and value[0] == 1:
+            value.pop(0)
+        return f"could not broadcast input array from shape {_shape(value)} into shape {shapes[1]}"
+    target, value = dims[:ranks[0]], dims[ranks[0]:]
+    n = max(len(target), len(value))
+    out = []
+    for k in range(1, n + 1):
+        t = target[len(target) - k] if k <= len(target) else 1
+        v = value[len(value) - k] if k <= len(value) else 1
+        if t != v and t != 1 and v != 1:
+            return f"operands could not be broadcast together with shapes {shapes[0]} {shapes[1]} {shapes[0]} "
+        out.insert(0, v if t == 1 else t)
+    return f"non-broadcastable output operand with shape {shapes[0]} doesn't match the broadcast shape {_shape(out)}"
+
+
+def _raise_shapes_error(kind, dims, ranks, at):
+    text = shapes_message(int(kind), dims, ranks)
+    raise ValueError(text, int(at)) if at else ValueError(text)
+
+
+@numba.njit("void(int64, CPointer(int64), int64, CPointer(int64), int64, int64)", cache=True)
+def _raise_packed(kind, dims, count, ranks, operands, at):
+    """No `nogil`: object mode cannot honour it, and it matters only for calls from Python."""
+    flat, each = numba.carray(dims, count), numba.carray(ranks, operands)
+    with numba.objmode():
+        _raise_shapes_error(kind, flat.copy(), each.copy(), at)
+
+
+_PACKED = (types.int64, types.CPointer(types.int64), types.int64, types.CPointer(types.int64), types.int64,
+           types.int64)
+
+
+@intrinsic
+def raise_shapes(typingctx, kind, shapes, at):
+    """Raise the ValueError `kind` names for `shapes`, a tuple of shape tuples (integers), at the user's line
+    `at` (0: none)."""
+    if not (isinstance(kind, types.Integer) and isinstance(at, types.Integer) and isinstance(shapes, types.BaseTuple)
+            and all(isinstance(s, types.BaseTuple) and all(isinstance(d, types.Integer) for d in s)
+                    for s in shapes)):
+        return None
+    ranks = [len(s) for s in shapes]
+
+    def codegen(context, builder, signature, args):
+        word = ir.IntType(64)
+        flat = [context.cast(builder, builder.extract_value(builder.extract_value(args[1], i), k), d, types.int64)
+                for i, s in enumerate(shapes) for k, d in enumerate(s)]
+        dims = cgutils.alloca_once(builder, word, size=max(len(flat), 1))
+        each = cgutils.alloca_once(builder, word, size=max(len(ranks), 1))
+        for k, value in enumerate(flat):
+            builder.store(value, builder.gep(dims, [word(k)]))
+        for k, rank in enumerate(ranks):
+            builder.store(word(rank), builder.gep(each, [word(k)]))
+        compiled = _raise_packed.overloads[_PACKED]
+        context.add_linking_libs([compiled.library])
+        fnty = context.call_conv.get_function_type(types.void, _PACKED)
+        fn = cgutils.get_or_insert_function(builder.module, fnty, compiled.fndesc.llvm_func_name)
+        values = [context.cast(builder, args[0], kind, types.int64), dims, word(len(flat)), each, word(len(ranks)),
+                  context.cast(builder, args[2], at, types.int64)]
+        status, _ = context.call_conv.call_function(builder, fn, types.void, _PACKED, values)
+        with cgutils.if_unlikely(builder, status.is_error):
+            context.call_conv.return_status_propagate(builder, status)
+        return context.get_dummy_value()
+
+    return types.none(kind, shapes, at), codegen
