@@ -137,11 +137,19 @@ def _power(a, b):
     return lambda a, b: a ** b
 
 
-@numba.njit("void(int64, unicode_type, int64)", nogil=True, cache=True)
-def _int_out_of_bounds(value, suffix, at):  # compiled once and cached: int-to-str inline costs every cold compile
-    if at:  # the user's line (lower/located.py, runtime/where.py)
-        raise OverflowError("Python integer " + str(value) + suffix, at)
-    raise OverflowError("Python integer " + str(value) + suffix)
+def _raise_int_out_of_bounds(value, dtype, at):
+    text = f"Python integer {value} out of bounds for {_INT_NAMES[dtype]}"
+    raise OverflowError(text, int(at)) if at else OverflowError(text)
+
+
+_INT_NAMES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+
+
+@numba.njit("void(int64, int64, int64)", cache=True)
+def _int_out_of_bounds(value, dtype, at):
+    """Compiled once and cached, its message built in Python (object mode; runtime/messages.py says why)."""
+    with numba.objmode():
+        _raise_int_out_of_bounds(value, dtype, at)
 
 
 @overload(python_int_as, jit_options={"nogil": True})
@@ -149,11 +157,11 @@ def _python_int_as(value, dtype, at=0):
     target = dtype.dtype if isinstance(dtype, types.NumberClass) else dtype
     info = np.iinfo(np.dtype(str(target)))
     low, high = int(info.min), int(info.max)
-    suffix = f" out of bounds for {np.dtype(str(target)).name}"
+    name = _INT_NAMES.index(np.dtype(str(target)).name)
 
     def impl(value, dtype, at=0):
         if value < low or value > high:
-            _int_out_of_bounds(np.int64(value), suffix, np.int64(at))
+            _int_out_of_bounds(np.int64(value), np.int64(name), np.int64(at))
         return dtype(value)
 
     return impl

@@ -130,25 +130,27 @@ def _nonnegative_dims(shape, at=0):
     return None
 
 
-@numba.njit("unicode_type(int64[::1])", nogil=True, cache=True)
-def _reshape_shape(shape):
+def _reshape_shape(shape) -> str:
     """`shape` as NumPy's reshape error prints it: leading unknown dims left out, later ones "newaxis"."""
-    n = len(shape)
     first = 0
-    while first < n and shape[first] < 0:
+    while first < len(shape) and shape[first] < 0:
         first += 1
-    if first == n:
+    if first == len(shape):
         return "()"
-    text = "(" + str(shape[first])
-    for k in range(first + 1, n):
-        text += ",newaxis" if shape[k] < 0 else "," + str(shape[k])
-    return text + (",)" if n == 1 else ")")
+    text = "(" + ",".join("newaxis" if d < 0 else str(int(d)) for d in shape[first:])
+    return text + (",)" if len(shape) == 1 else ")")
 
 
-@numba.njit("void(int64, int64[::1], int64)", nogil=True, cache=True)
+def _raise_reshape(size, shape, at):
+    text = f"cannot reshape array of size {size} into shape {_reshape_shape(shape)}"
+    raise ValueError(text, int(at)) if at else ValueError(text)
+
+
+@numba.njit("void(int64, int64[::1], int64)", cache=True)
 def _check_reshape(size, shape, at):
     """NumPy's checks of a new shape (`_fix_unknown_dimension`): one unknown dim at most, and the known dims'
-    product equal to the size, or dividing it when a dim is unknown."""
+    product equal to the size, or dividing it when a dim is unknown. The message is built in Python (object
+    mode, runtime/messages.py says why; no `nogil`, which object mode cannot honour)."""
     unknown, known = 0, 1
     for dim in shape:
         if dim < 0:
@@ -161,10 +163,8 @@ def _check_reshape(size, shape, at):
         raise ValueError("can only specify one unknown dimension")
     if (unknown == 0 and known == size) or (unknown == 1 and known != 0 and size % known == 0):
         return
-    text = "cannot reshape array of size " + str(size) + " into shape " + _reshape_shape(shape)
-    if at:
-        raise ValueError(text, at)
-    raise ValueError(text)
+    with numba.objmode():
+        _raise_reshape(size, shape, at)
 
 
 @overload(reshapes, jit_options={"nogil": True})
