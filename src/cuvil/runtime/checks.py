@@ -1,14 +1,15 @@
 """The run-time half of lower/checks.py: an index tested against its axis as Python (NumPy) tests it.
 
-Inlined, so that the test is a compare and a branch that LLVM can hoist or fold; the message is built only
-when it fails, by a separate function compiled once and cached on disk: built inline, its int-to-str code cost
-every cold compile about 1.8 s (measured: a 3-line dot product compiled in 2.9 s with the checks, 1.0 s
-without). The test itself is LLVM IR (`_test`, an intrinsic), not a Python body: an inlined body is typed
-again at every call site, and the pairwise kernel's 8 checks cost 0.5 of its 1.6 CPU s of Numba compile that
-way (same errors, same speed). The plain-Python function is the meaning, for reading and for running without
-Numba. `at` is the user's line (lower/located.py): the message carries it as a trailing argument, for the
-dispatcher to raise the IndexError at that line (runtime/where.py); 0 (a CUDA launcher's host code) raises the
-message alone.
+Inlined, so that the test is a compare and a branch that LLVM can hoist or fold; the message is built only when
+it fails, by Python, in object mode inside a separate function compiled once and cached on disk: built inline,
+its int-to-str code cost every cold compile about 1.8 s (measured: a 3-line dot product compiled in 2.9 s with
+the checks, 1.0 s without), and built by that cached function in Numba, it was still linked into and optimized
+again with every caller (runtime/messages.py). The test itself is LLVM IR (`_test`, an intrinsic), not a Python
+body: an inlined body is typed again at every call site, and the pairwise kernel's 8 checks cost 0.5 of its 1.6
+CPU s of Numba compile that way (same errors, same speed). The plain-Python function is the meaning, for reading
+and for running without Numba. `at` is the user's line (lower/located.py): the message carries it as a trailing
+argument, for the dispatcher to raise the IndexError at that line (runtime/where.py); 0 (a CUDA launcher's host
+code) raises the message alone.
 """
 
 from __future__ import annotations
@@ -36,9 +37,7 @@ def _raise_beyond_intp(at):  # a uint64 index above 2**63 - 1: NumPy cannot conv
     raise OverflowError(message, int(at)) if at else OverflowError(message)
 
 
-# The raising functions build their messages in Python (object mode; no `nogil`, which object mode cannot
-# honour): every function with a check links this code in, and LLVM optimizes it again there, so Numba's
-# int-to-str and concatenation in it cost each first compile (0.7 s for NumPy's broadcast message alone).
+# No `nogil`: object mode cannot honour it, and it matters only for calls from Python.
 @numba.njit("void(int64, int64, int64, int64)", cache=True)
 def _out_of_bounds(i, n, axis, at):
     with numba.objmode():
