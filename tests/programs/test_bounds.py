@@ -110,9 +110,27 @@ def inner_falling(m, out, start, stop):
     return out
 
 
+def counter_moved(a, out):
+    s = 0.0
+    for i in range(len(out)):
+        i += 1  # the body's `i`, not the range's: every access is checked where it is
+        out[i - 1] = a[i]
+        s += a[i]
+    return s
+
+
+def inner_counter_moved(m):
+    s = 0.0
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            j = j + 1
+            s += m[i, j]
+    return s
+
+
 HOISTED = (shifted, rising, falling)
 JITTED = {f: cuvil.jit(f) for f in (read, write, read_2d, total, neighbours, backwards, until_end, rows, gather,
-                                     *HOISTED)}
+                                     counter_moved, inner_counter_moved, *HOISTED)}
 INNER = {fn: {"serial": cuvil.jit(fn), "parallel": cuvil.jit(fn, parallel=True)}
          for fn in (inner_rising, inner_falling)}
 
@@ -182,6 +200,24 @@ def test_a_check_hoisted_out_of_an_inner_loop_names_the_index_python_names(rows,
                 assert error is not None or np.array_equal(got, want), (fn.__name__, kind)
             assert "span(" in jitted.source(), (fn.__name__, kind)
         assert "parallel" in cuvil.explain(kinds["parallel"]).loops[0][0], fn.__name__
+
+
+@settings(max_examples=8)
+@given(size=st.integers(0, 6), extra=st.integers(-2, 2), rows=st.integers(0, 3))
+def test_a_loop_counter_moved_in_the_body_is_checked_where_it_indexes(size, extra, rows):
+    """`i += 1` in the body: the range's ends say nothing of the index (a read past the end, a write into the
+    next array, before this was checked); serial and parallel, the out-of-bounds one's neighbours in memory
+    untouched."""
+    for parallel in (False, True):
+        jitted = {f: cuvil.jit(f, parallel=parallel) for f in (counter_moved, inner_counter_moved)}
+        for length in (size, size, size + 1):
+            base, want = np.full(2 * length + 4, -1.0), np.full(2 * length + 4, -1.0)
+            a = np.arange(float(length + extra if length + extra >= 0 else 0))
+            assert_matches(counter_moved, {"cuvil": jitted[counter_moved]}, a, base[:length])
+            counter_moved_error = _index_error(counter_moved, a, want[:length])
+            assert _index_error(jitted[counter_moved], a, base[:length]) == counter_moved_error
+            assert np.array_equal(base[length:], want[length:])
+            assert_matches(inner_counter_moved, {"cuvil": jitted[inner_counter_moved]}, np.ones((rows, length)))
 
 
 def test_the_message_is_numpys():

@@ -252,7 +252,8 @@ class BoundsChecks(cst.CSTTransformer):
         assert loop.last is not None and loop.var is not None
         offset = _affine(index)
         names = _names(index)
-        if offset is not None and offset[0] == loop.var and not (_names(offset[2]) & (loop.assigned | {loop.var})):
+        if offset is not None and offset[0] == loop.var and loop.var not in loop.assigned \
+                and not (_names(offset[2]) & (loop.assigned | {loop.var})):  # `i += 1` in the body: not the range's
             _, sign, amount = offset
             ends = [cst.BinaryOperation(_paren(end), sign, _paren(amount)) if sign is not None else end
                     for end in (loop.start, loop.last)]
