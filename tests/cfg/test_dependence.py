@@ -185,6 +185,27 @@ def test_reductions_need_one_operator():
         """, ranks={"a": 1}) == ["'s' carries a value from one iteration to the next"]
 
 
+@pytest.mark.parametrize(("body", "parallel"), [
+    ("s += a[i]\n                s += 1.0", False),  # one block: Numba's prange refuses two updates there
+    ("s += a[i]; s -= 1.0", False),
+    ("if a[i] > 2:\n                    s += a[i]\n                else:\n                    s += 1.0", True),
+    ("if a[i] > 2:\n                    s += a[i]\n                s += 1.0", True),
+    ("s += a[i]\n                for j in range(2):\n                    t = j\n                s += 1.0", True),
+])
+def test_a_reduction_is_updated_once_per_block(body, parallel):
+    source = f"""
+        def f(a):
+            s = 0.0
+            for i in range(len(a)):
+                {body}
+            return s
+        """
+    found = decisions(source, ranks={"a": 1})[0]
+    assert found.parallel == parallel
+    if parallel:
+        assert found.reductions == ("s",)
+
+
 def test_a_negative_start_is_checked_at_run_time():
     (d,) = decisions("""
         def f(a, n):

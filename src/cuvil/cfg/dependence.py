@@ -159,7 +159,7 @@ class _Loop:
         plain = [n for n in _descendants(self.loop.body)
                  if isinstance(n, cst.AssignTarget) and name in assigned_names(n)]
         uses = [n for n in reads_in(self.loop.body) if n.value == name]
-        return not plain and len(uses) == len(updates)
+        return not plain and len(uses) == len(updates) and not _updated_twice_in_a_block(self.loop.body, name)
 
     def slot_views(self, private: set[str]) -> dict[str, tuple[str, int]]:
         """Private names bound once in the body to `base[…, i, …]` (base not assigned in the loop): a view of
@@ -277,6 +277,22 @@ def _nonnegative(node: cst.BaseExpression) -> bool:
 
 def _axes_of(index: tuple[cst.BaseExpression | None, ...], var: str) -> set[int]:
     return {k for k, part in enumerate(index) if _is_name(part, var)}
+
+
+def _updated_twice_in_a_block(body: cst.BaseSuite, name: str) -> bool:
+    """`s += a[i]; s += 1.0` with no compound statement between: Numba's parallel loop takes one update of a
+    reduction per basic block (more is its "Use of reduction variable … not permitted"), so the loop stays
+    serial; updates in different branches or separated by a compound statement are fine."""
+    for block in (n for n in _descendants(body) if isinstance(n, cst.IndentedBlock)):
+        seen = 0
+        for stmt in block.body:
+            if not isinstance(stmt, cst.SimpleStatementLine):
+                seen = 0
+                continue
+            seen += sum(isinstance(small, cst.AugAssign) and _is_name(small.target, name) for small in stmt.body)
+            if seen > 1:
+                return True
+    return False
 
 
 def _descendants(root: cst.CSTNode) -> list[cst.CSTNode]:
