@@ -25,7 +25,31 @@ def into(a, b):
     return a
 
 
-JITTED = {f: cuvil.jit(f) for f in (rows_of, shifted, into)}
+def store_one(a, k):
+    a[0] = k
+    return a
+
+
+def store_all(a, k):
+    a[:] = k
+    return a
+
+
+def store_each(a, k):
+    for i in range(len(a)):
+        a[i] = k
+    return a
+
+
+def clear(a):
+    for i in range(len(a)):
+        a[i] = 0
+        a[i] += -1
+    return a
+
+
+STORES = (store_one, store_all, store_each)
+JITTED = {f: cuvil.jit(f) for f in (rows_of, shifted, into, *STORES)}
 WIDTHS = [np.int8, np.int16, np.uint8, np.uint16, np.int32, np.uint32]
 
 
@@ -49,3 +73,21 @@ def test_a_python_int_the_dtype_cannot_hold(dtype, k, size):
 def test_a_value_that_does_not_broadcast_into_the_view(size, other):
     for length in (size, size, size + 1):
         assert_matches(into, {"cuvil": JITTED[into]}, np.zeros(length), np.ones(other))
+
+
+@settings(max_examples=25)
+@given(dtype=st.sampled_from([*WIDTHS, np.uint64, np.int64]), size=st.integers(1, 3), k=st.sampled_from(
+    [0, 1, -1, 127, 128, -128, -129, 255, 256, 2**15, 2**31, -(2**31) - 1, 2**32, 2**62, -(2**62)]))
+def test_a_python_int_stored_into_an_array_must_fit_its_dtype(dtype, k, size):
+    """NumPy 2 refuses `a[0] = 300` on int8 (OverflowError) where Numba wraps it to 44."""
+    for fn in STORES:
+        for length in (size, size, size + 2):
+            assert_matches(fn, {"cuvil": JITTED[fn]}, np.ones(length, dtype), k)
+
+
+def test_a_literal_that_fits_is_not_checked_and_the_loop_stays_parallel():
+    jitted = cuvil.jit(clear, parallel=True)
+    for dtype in (np.int8, np.int16, np.int32):
+        assert_matches(clear, {"cuvil": jitted}, np.ones(7, dtype))
+    assert "python_int_as" not in jitted.source()
+    assert "parallel" in cuvil.explain(jitted).loops[0][0]

@@ -94,6 +94,18 @@ def _weak_int(t: Type) -> bool:
     return isinstance(t, Scalar) and t.weak and t.dtype == "int64"
 
 
+def _literal_fits(node: cst.BaseExpression, dtype: str) -> bool:
+    """An integer literal `dtype` holds: nothing to check at run time (`a[i] = 0` of an int8 array; a check
+    would keep a parallel loop serial)."""
+    negative = isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus)
+    literal = node.expression if negative else node  # type: ignore[attr-defined]
+    if not isinstance(literal, cst.Integer):
+        return False
+    value = -int(literal.evaluated_value) if negative else int(literal.evaluated_value)
+    info = np.iinfo(dtype)
+    return int(info.min) <= value <= int(info.max)
+
+
 def _dtype(numpy: str, dtype: str) -> cst.Attribute:
     return cst.Attribute(cst.Name(numpy), cst.Name("bool_" if dtype == "bool" else dtype))
 
@@ -134,10 +146,11 @@ class Casts(LibraryResults, DivisionInto, ExactComparisons, cst.CSTTransformer):
         if inputs is None:
             return updated
         out = []
-        for node, kind, dtype in zip(updated, kinds, inputs):
+        for source, node, kind, dtype in zip(original, updated, kinds, inputs):
             if compare and _weak_int(kind) and np.dtype(dtype).kind in "iu":
                 out.append(node)  # NumPy compares a Python int with an integer array by value (no wrap)
-            elif _weak_int(kind) and np.dtype(dtype).kind in "iu" and dtype != "int64":
+            elif _weak_int(kind) and np.dtype(dtype).kind in "iu" and dtype != "int64" \
+                    and not _literal_fits(source, dtype):
                 # NumPy refuses a Python int its integer operand's dtype cannot hold (OverflowError)
                 name = self.intrinsic("cuvil.runtime.elementwise", "python_int_as")
                 out.append(cst.Call(cst.Name(name), [cst.Arg(node), cst.Arg(_dtype(self.numpy(), dtype))]))
@@ -215,7 +228,17 @@ class Casts(LibraryResults, DivisionInto, ExactComparisons, cst.CSTTransformer):
         return cst.Call(cst.Name(name), [cst.Arg(operand), cst.Arg(cst.SimpleString(repr(kind.message)))])
 
     def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
-        """A name that is a NumPy scalar (say float32) starts as one, even when first bound to a Python number."""
+        """A name that is a NumPy scalar (say float32) starts as one, even when first bound to a Python number;
+        a Python int stored into a narrow integer array must fit its dtype (NumPy 2's OverflowError)."""
+        if len(original.targets) == 1 and isinstance(original.targets[0].target, cst.Subscript):
+            into = self.types.of(original.targets[0].target)
+            dtype = into.dtype if isinstance(into, Scalar | Array) else None
+            if _weak_int(self.types.of(original.value)) and dtype is not None and np.dtype(dtype).kind in "iu" \
+                    and dtype != "int64" and not _literal_fits(original.value, dtype):
+                name = self.intrinsic("cuvil.runtime.elementwise", "python_int_as")
+                return updated.with_changes(value=cst.Call(cst.Name(name), [
+                    cst.Arg(updated.value), cst.Arg(_dtype(self.numpy(), dtype))]))
+            return updated
         if len(original.targets) != 1 or not isinstance(original.targets[0].target, cst.Name):
             return updated
         declared = self.types.name(original.targets[0].target.value)
