@@ -2,6 +2,7 @@
 
     x[:1].item() * 10      →  np.int64(x[:1].item()) * 10  # Numba: the array's uint8 (88 * 10 wrapped to 112)
     abs(flag)              →  abs(np.int64(flag))          # Numba: int8; Python: an int
+    int(a[0])              →  np.int64(a[0])               # Numba: a[0]'s int8 (uint64: to_int, checked)
     np.zeros(n, dtype=int) →  np.zeros(n, dtype=np.int64)  # Numba: "No implementation of function zeros"
 
 (Numba's own `int(x)` keeps a uint8 x a uint8: the conversions name their dtype.)
@@ -46,6 +47,13 @@ class PythonScalars(cst.CSTTransformer):
                 and self.types.of(original.args[0].value) == Scalar("bool", True):
             return updated.with_changes(args=[cst.Arg(self._convert("int64", updated.args[0].value))])
         name = self.types.calls.effect(original).name
+        if name == "int" and len(original.args) == 1 and original.args[0].keyword is None:
+            kind = self.types.of(original.args[0].value)
+            if isinstance(kind, Scalar) and kind.dtype == "uint64":  # beyond int64: Python's int is wider
+                return cst.Call(cst.Name(self.intrinsic("cuvil.runtime.pyint", "to_int")), [updated.args[0]])
+            if isinstance(kind, Scalar) and _kind(kind.dtype) in "iu" and kind.dtype != "int64":
+                return self._convert("int64", updated.args[0].value)
+            return updated
         if not (name.startswith("numpy.") or name == ".astype"):
             return updated
         args = [a.with_changes(value=self._dtype(a.value)) if a.keyword is None or a.keyword.value == "dtype" else a
