@@ -26,6 +26,22 @@ def factorial(n):
     return r
 
 
+def recursive_factorial(n):
+    if n <= 1:
+        return 1
+    return n * recursive_factorial(n - 1)
+
+
+def through_a_helper(n, k):
+    return recursive_factorial(n) * k
+
+
+def fibonacci(n):
+    if n < 2:
+        return n
+    return fibonacci(n - 1) + fibonacci(n - 2) * 1
+
+
 def scaled(out, k, c):
     for i in range(len(out)):
         out[i] = i * k + c
@@ -55,6 +71,18 @@ def _same_or_overflow(fn, *args):
 
 ARITHMETIC = cuvil.jit(arithmetic)
 FACTORIAL = cuvil.jit(factorial)
+RECURSIVE = {f: cuvil.jit(f) for f in (recursive_factorial, through_a_helper, fibonacci)}
+
+
+@settings(max_examples=30)
+@given(n=st.integers(-2, 30), k=st.sampled_from([1, -1, 3, 2**40]))
+def test_a_recursive_function_checks_the_product_of_its_own_result(n, k):
+    """`n * fact(n - 1)`: the recursive call's type is the base case's (lower/program._types, a fixed point),
+    so the product is a Python-int operation like any other (it wrapped: fact(25) = 7034535277573963776)."""
+    _same_or_overflow(RECURSIVE[recursive_factorial], n)
+    _same_or_overflow(RECURSIVE[through_a_helper], n, k)
+    if n <= 20:
+        _same_or_overflow(RECURSIVE[fibonacci], n)
 
 
 @settings(max_examples=200)

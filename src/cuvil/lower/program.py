@@ -22,10 +22,11 @@ import libcst as cst
 from ..analysis import shapes
 from ..analysis.precision import Precision, PrecisionError
 from ..analysis.type_rules import Types
-from ..analysis.types import UNKNOWN, Array, Scalar, Type, of_value
+from ..analysis.types import UNKNOWN, Array, Scalar, Tuple, Type, of_value, unify
 from ..cfg.build import all_statements
 from ..cfg.effects import Calls, Global
 from ..cfg.program import analyze_program
+from ..cfg.uses import calls_in
 from ..errors import CuvilTypeError
 from ..normalize.names import Fresh, all_names, assigned_names
 from ..normalize.origins import origin_of
@@ -296,17 +297,33 @@ def _types(functions: Mapping[str, cst.FunctionDef], entry: str, params: dict[st
     helper called with several signatures, its types under each (the check passes check all of them)."""
     signatures: dict[str, set[tuple[Type, ...]]] = {}
     memo: dict[tuple[str, tuple[Type, ...]], Types | None] = {}
+    recursive: set[tuple[str, tuple[Type, ...]]] = set()
+    assumed: dict[tuple[str, tuple[Type, ...]], Type] = {}  # a recursive call's type while its function is typed
 
     def typed(name: str, arguments: dict[str, Type]) -> Types | None:
         key = (name, tuple(arguments.values()))
         if key not in memo:
-            memo[key] = None  # recursion: the inner call is not typed
+            memo[key] = None  # recursion: the inner call's type is `assumed`, UNKNOWN at first
             fn = functions[name]
             local = {p.name.value for p in fn.params.params} | assigned_names(fn.body)
-            types = memo[key] = Types(fn, arguments, values, Calls(globals, local, {}), helper, compute)
-            if thorough:
-                for call in _calls(fn):
-                    types.of(call)
+
+            def make() -> Types:
+                types = Types(fn, arguments, values, Calls(globals, local, {}), helper, compute)
+                if thorough:
+                    for call in _calls(fn):
+                        types.of(call)
+                return types
+
+            memo[key] = first = make()
+            guess = _base_case(fn, first, name) if key in recursive else None
+            for _ in range(3):  # `return 1` … `return n * fact(n - 1)`: assume the base case's type, then
+                if guess is None:  # what typing under it returns, until the two agree (a fixed point)
+                    break
+                assumed[key], memo[key] = guess, None
+                again = make()
+                returned = _returned(fn, again)
+                memo[key] = again if returned == guess else first
+                guess = None if returned == guess or returned == UNKNOWN else returned
         return memo[key]
 
     def helper(name: str, arguments: tuple[Type, ...]) -> Type:
@@ -318,7 +335,11 @@ def _types(functions: Mapping[str, cst.FunctionDef], entry: str, params: dict[st
         if len(arguments) > len(names):
             return UNKNOWN
         types = typed(name, dict(zip(names, arguments)))
-        return _returned(fn, types) if types is not None else UNKNOWN
+        if types is None:
+            key = (name, tuple(dict(zip(names, arguments)).values()))
+            recursive.add(key)
+            return assumed.get(key, UNKNOWN)
+        return _returned(fn, types)
 
     out: dict[str, Types] = {}
     top = typed(entry, params)
@@ -361,6 +382,38 @@ def _calls(fn: cst.FunctionDef) -> list[cst.Call]:
 
     fn.body.visit(Collect())
     return found
+
+
+def _base_case(fn: cst.FunctionDef, types: Types, name: str) -> Type | None:
+    """The type of what `fn` returns without calling itself (the values bound to its one returned name, or
+    returned directly, that hold no call of `name`), when they agree on a known type."""
+    returned: list[cst.Return] = []
+    found: list[cst.BaseExpression] = []
+
+    class Values(cst.CSTVisitor):
+        def visit_Return(self, node: cst.Return) -> None:
+            returned.append(node)
+
+    fn.body.visit(Values())
+    if len(returned) != 1 or returned[0].value is None:
+        return None
+    value = returned[0].value
+    if isinstance(value, cst.Name):
+        class Binds(cst.CSTVisitor):
+            def visit_Assign(self, node: cst.Assign) -> None:
+                if any(isinstance(t.target, cst.Name) and t.target.value == value.value for t in node.targets):
+                    found.append(node.value)
+
+        fn.body.visit(Binds())
+    else:
+        found.append(value)
+    base = [v for v in found if not any(isinstance(c.func, cst.Name) and c.func.value == name for c in calls_in(v))]
+    if not base:
+        return None
+    kind: Type | None = None
+    for v in base:
+        kind = unify(kind, types.of(v))
+    return kind if isinstance(kind, Scalar | Tuple) else None
 
 
 def _returned(fn: cst.FunctionDef, types: Types) -> Type:
