@@ -128,9 +128,23 @@ def inner_counter_moved(m):
     return s
 
 
+def copy_shift(a, out):
+    for i in range(len(out)):
+        out[i] = a[i + 1]
+    return out
+
+
+def copy_shift_2d(m, out):
+    for i in range(out.shape[0]):
+        for j in range(out.shape[1]):
+            out[i, j] = m[i, j + 1]
+    return out
+
+
 HOISTED = (shifted, rising, falling)
 JITTED = {f: cuvil.jit(f) for f in (read, write, read_2d, total, neighbours, backwards, until_end, rows, gather,
                                      counter_moved, inner_counter_moved, *HOISTED)}
+STORES = {f: (cuvil.jit(f), cuvil.jit(f, parallel=True)) for f in (copy_shift, copy_shift_2d)}
 INNER = {fn: {"serial": cuvil.jit(fn), "parallel": cuvil.jit(fn, parallel=True)}
          for fn in (inner_rising, inner_falling)}
 
@@ -218,6 +232,19 @@ def test_a_loop_counter_moved_in_the_body_is_checked_where_it_indexes(size, extr
             assert _index_error(jitted[counter_moved], a, base[:length]) == counter_moved_error
             assert np.array_equal(base[length:], want[length:])
             assert_matches(inner_counter_moved, {"cuvil": jitted[inner_counter_moved]}, np.ones((rows, length)))
+
+
+@settings(max_examples=15)
+@given(size=st.integers(0, 5), other=st.integers(0, 6))
+def test_a_stores_check_comes_after_its_values_as_python_evaluates_them(size, other):
+    """`out[i] = a[i + 1]`: both hoisted, Python fails on reading a[i + 1] before it would store out[i]."""
+    for jitted in STORES[copy_shift]:
+        for length in (size, size, size + 1):
+            a, out, want = np.arange(float(other)), np.zeros(length), np.zeros(length)
+            assert _index_error(jitted, a, out) == _index_error(copy_shift, a, want)
+    for jitted in STORES[copy_shift_2d]:
+        m, out, want = np.ones((2, other)), np.zeros((2, size)), np.zeros((2, size))
+        assert _index_error(jitted, m, out) == _index_error(copy_shift_2d, m, want)
 
 
 def test_the_message_is_numpys():

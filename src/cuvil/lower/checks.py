@@ -72,6 +72,7 @@ class _Loop:
             and not _exits(node.body)
         self.body = {id(s) for s in node.body.body}
         self.hoisted: list[cst.BaseStatement] = []
+        self.stores: list[cst.BaseStatement] = []  # the checks of an assignment's targets, after its value's
         self.indirect: list[tuple[cst.Name, cst.BaseExpression, int]] = []  # (idx, array, axis) of `a[idx[v]]`
         self.unchecked: set[int] = set()  # their checks (by identity), dropped in the loop's unchecked copy
         self.node = node
@@ -143,6 +144,14 @@ class BoundsChecks(cst.CSTTransformer):
         self.loops: list[_Loop] = []
         self.statements: list[cst.CSTNode] = []  # the statements being visited, outermost first
         self.counts = {"proved": 0, "hoisted": 0, "checked": 0}  # per index, for cuvil.explain (issue 10 §4)
+        self.targets = 0  # inside an assignment's target: Python evaluates it after the value
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self.targets += 1
+
+    def leave_AssignTarget(self, original: cst.AssignTarget, updated: cst.AssignTarget) -> cst.AssignTarget:
+        self.targets -= 1
+        return updated
 
     def visit_For(self, node: cst.For) -> None:
         self.loops.append(_Loop(node, lambda call: self.types.calls.effect(call).name.startswith(_PYINT)))
@@ -167,6 +176,9 @@ class BoundsChecks(cst.CSTTransformer):
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine,
                                   updated: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
         self.statements.pop()
+        for loop in self.loops:  # `out[i] = a[i + 1]`: a[i + 1]'s check first, as Python reads before it stores
+            loop.hoisted += [c for c in loop.stores if not any(c.deep_equals(h) for h in loop.hoisted)]
+            loop.stores = []
         return updated
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
@@ -272,10 +284,11 @@ class BoundsChecks(cst.CSTTransformer):
         else:
             return False
         line = origin_of(self.statements[-1])
+        into = loop.stores if self.targets else loop.hoisted
         for call in calls:
             check = with_origin(cst.SimpleStatementLine([cst.Expr(call)]), line)
-            if not any(check.deep_equals(h) for h in loop.hoisted):
-                loop.hoisted.append(check)
+            if not any(check.deep_equals(h) for h in loop.hoisted + loop.stores):
+                into.append(check)
         return True
 
 
