@@ -155,12 +155,12 @@ class _Checks:
             first, last, _, size = (a.value for a in positional[:4])
             for value in (first, last, size):
                 self.pure(value, "a loop's first or last index")
-            outside = [cst.Comparison(_paren(end), [cst.ComparisonTarget(op, bound)])
+            ends = [cst.Comparison(_paren(end), [cst.ComparisonTarget(op, bound)])
                        for end in (first, last) for op, bound in (
                            (cst.LessThan(), cst.UnaryOperation(cst.Minus(), _paren(size))),
                            (cst.GreaterThanEqual(), _paren(size)))]
-            either = outside[0]
-            for other in outside[1:]:
+            either: cst.BaseExpression = ends[0]
+            for other in ends[1:]:
                 either = cst.BooleanOperation(either, cst.Or(), other)
             found = node.with_changes(args=[*node.args, cst.Arg(cst.Name("True"), cst.Name("find"), cst.AssignEqual(
                 cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))])

@@ -399,9 +399,11 @@ def _base_case(fn: cst.FunctionDef, types: Types, name: str) -> Type | None:
         return None
     value = returned[0].value
     if isinstance(value, cst.Name):
+        variable = value.value
+
         class Binds(cst.CSTVisitor):
             def visit_Assign(self, node: cst.Assign) -> None:
-                if any(isinstance(t.target, cst.Name) and t.target.value == value.value for t in node.targets):
+                if any(isinstance(t.target, cst.Name) and t.target.value == variable for t in node.targets):
                     found.append(node.value)
 
         fn.body.visit(Binds())

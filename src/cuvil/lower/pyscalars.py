@@ -48,10 +48,10 @@ class PythonScalars(cst.CSTTransformer):
             return updated.with_changes(args=[cst.Arg(self._convert("int64", updated.args[0].value))])
         name = self.types.calls.effect(original).name
         if name == "int" and len(original.args) == 1 and original.args[0].keyword is None:
-            kind = self.types.of(original.args[0].value)
-            if isinstance(kind, Scalar) and kind.dtype == "uint64":  # beyond int64: Python's int is wider
+            argument = self.types.of(original.args[0].value)
+            if isinstance(argument, Scalar) and argument.dtype == "uint64":  # beyond int64: Python's int is wider
                 return cst.Call(cst.Name(self.intrinsic("cuvil.runtime.pyint", "to_int")), [updated.args[0]])
-            if isinstance(kind, Scalar) and _kind(kind.dtype) in "iu" and kind.dtype != "int64":
+            if isinstance(argument, Scalar) and _kind(argument.dtype) in "iu" and argument.dtype != "int64":
                 return self._convert("int64", updated.args[0].value)
             return updated
         if not (name.startswith("numpy.") or name == ".astype"):

@@ -59,7 +59,7 @@ def shapes_message(kind: int, dims, ranks) -> str:
         return f"could not broadcast input array from shape {_shape(value)} into shape {shapes[1]}"
     target, value = dims[:ranks[0]], dims[ranks[0]:]
     n = max(len(target), len(value))
-    out = []
+    out: list[int] = []
     for k in range(1, n + 1):
         t = target[len(target) - k] if k <= len(target) else 1
         v = value[len(value) - k] if k <= len(value) else 1
