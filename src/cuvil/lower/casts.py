@@ -31,6 +31,7 @@ from .again import repeatable
 from .division_into import DivisionInto
 from .exact_comparisons import ExactComparisons
 from .library_results import LibraryResults
+from .python_ints import fitted, needs_fit, weak_int
 
 _NATIVE = frozenset({"int64", "float64", "complex128", "bool"})  # what Numba computes Python numbers in
 _NUMPY_SEMANTICS = {"true_divide": "true_divide", "floor_divide": "floor_divide", "remainder": "remainder"}
@@ -90,26 +91,6 @@ def _paren(node: cst.BaseExpression) -> cst.BaseExpression:
     return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
-def _weak_int(t: Type) -> bool:
-    return isinstance(t, Scalar) and t.weak and t.dtype == "int64"
-
-
-def _literal_fits(node: cst.BaseExpression, dtype: str) -> bool:
-    """An integer literal `dtype` holds: nothing to check at run time (`a[i] = 0` of an int8 array; a check
-    would keep a parallel loop serial)."""
-    negative = isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus)
-    literal = node.expression if negative else node  # type: ignore[attr-defined]
-    if not isinstance(literal, cst.Integer):
-        return False
-    value = -int(literal.evaluated_value) if negative else int(literal.evaluated_value)
-    info = np.iinfo(dtype)
-    return int(info.min) <= value <= int(info.max)
-
-
-def _dtype(numpy: str, dtype: str) -> cst.Attribute:
-    return cst.Attribute(cst.Name(numpy), cst.Name("bool_" if dtype == "bool" else dtype))
-
-
 def _wraps(result: Type) -> bool:
     """Numba computes this result wider than NumPy: integers narrower than 64 bits (and uint64), bools."""
     if not isinstance(result, Scalar) or result.weak:
@@ -147,13 +128,10 @@ class Casts(LibraryResults, DivisionInto, ExactComparisons, cst.CSTTransformer):
             return updated
         out = []
         for source, node, kind, dtype in zip(original, updated, kinds, inputs):
-            if compare and _weak_int(kind) and np.dtype(dtype).kind in "iu":
+            if compare and weak_int(kind) and np.dtype(dtype).kind in "iu":
                 out.append(node)  # NumPy compares a Python int with an integer array by value (no wrap)
-            elif _weak_int(kind) and np.dtype(dtype).kind in "iu" and dtype != "int64" \
-                    and not _literal_fits(source, dtype):
-                # NumPy refuses a Python int its integer operand's dtype cannot hold (OverflowError)
-                name = self.intrinsic("cuvil.runtime.elementwise", "python_int_as")
-                out.append(cst.Call(cst.Name(name), [cst.Arg(node), cst.Arg(_dtype(self.numpy(), dtype))]))
+            elif needs_fit(source, kind, dtype):
+                out.append(fitted(node, dtype, self.numpy(), self.intrinsic))
             elif _needs(kind, dtype, strict):
                 out.append(self._call(node, dtype, isinstance(kind, Array)))
             else:
@@ -233,11 +211,8 @@ class Casts(LibraryResults, DivisionInto, ExactComparisons, cst.CSTTransformer):
         if len(original.targets) == 1 and isinstance(original.targets[0].target, cst.Subscript):
             into = self.types.of(original.targets[0].target)
             dtype = into.dtype if isinstance(into, Scalar | Array) else None
-            if _weak_int(self.types.of(original.value)) and dtype is not None and np.dtype(dtype).kind in "iu" \
-                    and dtype != "int64" and not _literal_fits(original.value, dtype):
-                name = self.intrinsic("cuvil.runtime.elementwise", "python_int_as")
-                return updated.with_changes(value=cst.Call(cst.Name(name), [
-                    cst.Arg(updated.value), cst.Arg(_dtype(self.numpy(), dtype))]))
+            if dtype is not None and needs_fit(original.value, self.types.of(original.value), dtype):
+                return updated.with_changes(value=fitted(updated.value, dtype, self.numpy(), self.intrinsic))
             return updated
         if len(original.targets) != 1 or not isinstance(original.targets[0].target, cst.Name):
             return updated
