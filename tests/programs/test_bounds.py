@@ -189,21 +189,21 @@ def _index_error(fn, *args):
 @settings(max_examples=60)
 @given(size=st.integers(0, 6), start=st.integers(-12, 12), stop=st.integers(-12, 12))
 def test_a_check_hoisted_out_of_a_loop_names_the_index_python_names(size, start, stop):
-    """Checked once before the loop, the error still names the first index out of bounds in the loop's order
-    (runtime/checks.span), not the loop's last one: rising and falling ranges, offsets either way, first call,
-    guard hit, guard miss (another length)."""
+    """Tested once before the loop, the error still names the first index out of bounds in the loop's order
+    (the loop's checked copy raises it), not the loop's last one: rising and falling ranges, offsets either way,
+    first call, guard hit, guard miss (another length)."""
     for fn, args in ((shifted, (stop,)), (rising, (start, stop)), (falling, (start, stop))):
         for length in (size, size, size + 3):
             a = np.arange(float(length))
             assert _index_error(JITTED[fn], a, *args) == _index_error(fn, a, *args)
-        assert "span(" in JITTED[fn].source()  # the hoisted form is the one tested
+        assert "outside(" in JITTED[fn].source()  # the hoisted form is the one tested
 
 
 @settings(max_examples=40)
 @given(rows=st.integers(1, 3), size=st.integers(0, 6), start=st.integers(-9, 9), stop=st.integers(-9, 9))
 def test_a_check_hoisted_out_of_an_inner_loop_names_the_index_python_names(rows, size, start, stop):
-    """The inner loop's span sits in the outer loop's body: a parallel outer loop tests it beforehand
-    (cfg/raising.py), records the first failing index and raises Python's error after the loop."""
+    """The inner loop's test sits in the outer loop's body, and its checked copy there: a parallel outer loop
+    records the first failing index (cfg/raising.py) and raises Python's error after the loop."""
     for fn, kinds in INNER.items():
         for kind, jitted in kinds.items():
             for columns in (size, size, size + 2):  # first call, guard hit, guard miss
@@ -212,7 +212,7 @@ def test_a_check_hoisted_out_of_an_inner_loop_names_the_index_python_names(rows,
                 error = _index_error(fn, m, want, start, stop)
                 assert _index_error(jitted, m, got, start, stop) == error, (fn.__name__, kind)
                 assert error is not None or np.array_equal(got, want), (fn.__name__, kind)
-            assert "span(" in jitted.source(), (fn.__name__, kind)
+            assert "outside(" in jitted.source(), (fn.__name__, kind)
         assert "parallel" in cuvil.explain(kinds["parallel"]).loops[0][0], fn.__name__
 
 

@@ -7,10 +7,11 @@ Python raises UnboundLocalError. Cuvil refuses such code at compile time instead
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import libcst as cst
 
+from ..normalize.names import bound_names
 from .build import CFG
 from .uses import binds, reads
 
@@ -59,3 +60,44 @@ def unassigned_reads(cfg: CFG, checked: Iterable[str]) -> list[UnassignedRead]:
                     found.append(UnassignedRead(stmt, name, name.value not in maybe))
             sure, maybe = sure | binds(stmt), maybe | binds(stmt)
     return found
+
+
+def live_after_loops(body: Sequence[cst.BaseStatement]) -> dict[int, frozenset[str]]:
+    """Per loop (by identity), the names some path reads after it before assigning them: what a parallel loop
+    must leave as Python leaves it. A read in the other copy of a loop that lower/ versioned (`if test: <loop>
+    else: <its copy>`) is on no path after it, so it does not count."""
+    after: dict[int, frozenset[str]] = {}
+
+    def block(stmts: Sequence[cst.BaseStatement], live: frozenset[str], exits: tuple[frozenset[str], ...]) \
+            -> frozenset[str]:
+        for stmt in reversed(stmts):
+            live = statement(stmt, live, exits)
+        return live
+
+    def statement(stmt: cst.BaseStatement, live: frozenset[str], exits: tuple[frozenset[str], ...]) \
+            -> frozenset[str]:
+        header = frozenset(n.value for n in reads(stmt))
+        if isinstance(stmt, cst.If):
+            orelse = block(stmt.orelse.body.body, live, exits) if isinstance(stmt.orelse, cst.Else) else live
+            return header | block(stmt.body.body, live, exits) | orelse  # type: ignore[attr-defined]
+        if isinstance(stmt, cst.For | cst.While):
+            after[id(stmt)] = live
+            target = bound_names(stmt.target) if isinstance(stmt, cst.For) else set()
+            top = live | header if isinstance(stmt, cst.While) else live  # where each iteration starts
+            while True:  # the body's reads reach the top again: to a fixed point
+                inner = block(stmt.body.body, top, (live, top)) - target  # type: ignore[attr-defined]
+                grown = top | inner
+                if grown == top:
+                    return header | top
+                top = grown
+        small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) else None
+        if isinstance(small, cst.Break):
+            return exits[0]
+        if isinstance(small, cst.Continue):
+            return exits[1]
+        if isinstance(small, cst.Return):
+            return header
+        return (live - binds(stmt)) | header
+
+    block(body, frozenset(), (frozenset(), frozenset()))
+    return after

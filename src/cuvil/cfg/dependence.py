@@ -29,9 +29,9 @@ from ..normalize.origins import origin_of
 from .accesses import Access, Collector, index_of
 from .aliases import NONE, Aliases, Roots
 from .build import all_statements, build, statements
-from .dataflow import unassigned_reads
+from .dataflow import live_after_loops, unassigned_reads
 from .raising import Check, Opaque, statement_checks
-from .uses import reads_in
+from .uses import calls_in, reads_in
 
 _REDUCTIONS = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign)
 
@@ -79,15 +79,21 @@ def _line(line: int | None) -> str:
     return f"L{line}" if line else "the loop"
 
 
+def _checked_copy(stmt: cst.If, aliases: Aliases) -> bool:
+    """lower/checks.py's `if <a hoisted index is outside its axis>: <the loop, checked at every access>`: it
+    runs only to raise Python's exception, so it stays serial (parallel, it would only cost compile time)."""
+    return any(aliases.calls.effect(call).name == "cuvil.runtime.checks.outside" for call in calls_in(stmt.test))
+
+
 class _Loop:
-    def __init__(self, loop: cst.For, fn: cst.FunctionDef, aliases: Aliases):
+    def __init__(self, loop: cst.For, fn: cst.FunctionDef, aliases: Aliases, read_after: frozenset[str]):
         assert isinstance(loop.target, cst.Name) and isinstance(loop.iter, cst.Call)
         self.loop, self.fn, self.aliases = loop, fn, aliases
         self.var = loop.target.value
         self.body = statements(loop.body)
         self.assigned = assigned_names(loop.body)
         self.inside = {id(n) for n in _descendants(loop.body)}
-        self.read_after = {n.value for n in reads_in(fn.body) if id(n) not in self.inside and n is not loop.target}
+        self.read_after = read_after  # live after the loop
 
     def decide(self) -> LoopDecision:
         line = origin_of(self.loop)
@@ -316,16 +322,18 @@ def loop_decisions(fn: cst.FunctionDef, aliases: Aliases) -> list[LoopDecision]:
     """A decision for every range loop that is not inside a parallel one, in source order. Numba runs a
     parallel loop nested in another serially, so the outermost parallel loop wins."""
     found: list[LoopDecision] = []
+    live = live_after_loops(statements(fn.body))
 
     def visit(stmts: Sequence[cst.BaseStatement]) -> None:
         for stmt in stmts:
             if isinstance(stmt, cst.For) and _is_range_loop(stmt):
-                decision = _Loop(stmt, fn, aliases).decide()
+                decision = _Loop(stmt, fn, aliases, live[id(stmt)]).decide()
                 found.append(decision)
                 if decision.parallel:
                     continue
             if isinstance(stmt, cst.If):
-                visit(statements(stmt.body))
+                if not _checked_copy(stmt, aliases):
+                    visit(statements(stmt.body))
                 if isinstance(stmt.orelse, cst.Else):
                     visit(statements(stmt.orelse.body))
             elif isinstance(stmt, cst.For | cst.While):

@@ -53,7 +53,6 @@ _DIVISIONS: dict[type, str] = {
 }
 _NONNEGATIVE_CALLS = frozenset({"len"})
 _BOUNDS = "cuvil.runtime.checks.index"
-_SPAN = "cuvil.runtime.checks.span"
 _INT_MESSAGE = ("int64 overflow: Python would give an int wider than 64 bits here; compute in float, or pass "
                 "overflow=\"wrap\" to cuvil.jit for Numba's wrap-around")  # runtime/pyint.py's MESSAGE
 
@@ -150,22 +149,6 @@ class _Checks:
                     cst.Minus(), _paren(size)))]), cst.Or(),
                 cst.Comparison(_paren(index), [cst.ComparisonTarget(cst.GreaterThanEqual(), _paren(size))]))
             self.found.append(Check(_and(guard, outside), "IndexError", "", self.line, (index, size), node, index))
-            return
-        if effect.name == _SPAN and len(positional) == 5:  # lower/checks.py's span(first, last, step, n, axis)
-            first, last, _, size = (a.value for a in positional[:4])
-            for value in (first, last, size):
-                self.pure(value, "a loop's first or last index")
-            ends = [cst.Comparison(_paren(end), [cst.ComparisonTarget(op, bound)])
-                       for end in (first, last) for op, bound in (
-                           (cst.LessThan(), cst.UnaryOperation(cst.Minus(), _paren(size))),
-                           (cst.GreaterThanEqual(), _paren(size)))]
-            either: cst.BaseExpression = ends[0]
-            for other in ends[1:]:
-                either = cst.BooleanOperation(either, cst.Or(), other)
-            found = node.with_changes(args=[*node.args, cst.Arg(cst.Name("True"), cst.Name("find"), cst.AssignEqual(
-                cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))])
-            # recorded: the first failing index and the size; span(that index, size, …) raises Python's error
-            self.found.append(Check(_and(guard, either), "IndexError", "", self.line, (found, size), node, None))
             return
         if effect.raises == "int":  # runtime/pyint.py: Python's int arithmetic
             operands = [a.value for a in positional]

@@ -290,7 +290,6 @@ class _Printer:
         """`if c1: record 1 … elif c2: record 2 … else: then`, where `then` indexes without the bounds checks
         that c1, c2… made (a raise in a prange loop stops Numba from parallelizing it)."""
         raisers = [(c.raiser, c.unchecked if c.values is None else None) for c in checks if c.raiser is not None]
-        then = [s for s in then if not _only_a_check(s, raisers)]  # a loop's span: tested, it is done
         chain: Stmts = [s.visit(_Unchecked(raisers)) for s in then] if raisers else then  # type: ignore[misc]
         for check in reversed(checks):
             if raisers:  # a condition, and the values a failure records, run after the checks before it: the
@@ -328,11 +327,6 @@ class _Printer:
                                        check.line))
             out.append(_if(test, raised, check.line))
         return out
-
-
-def _only_a_check(stmt: cst.BaseStatement, raisers: list[tuple[cst.Call, cst.BaseExpression | None]]) -> bool:
-    return isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr) \
-        and any(stmt.body[0].value.deep_equals(call) for call, _ in raisers)
 
 
 def _unchecked(value: cst.BaseExpression, raisers: list[tuple[cst.Call, cst.BaseExpression | None]]) \

@@ -86,7 +86,7 @@ INTO = tuple(f"cuvil.runtime.division_into.{n}_into" for n in ("floor_divide", "
 
 # The check helpers that take the user's line as `at=<line>` (lower/located.py) and raise with it, for the
 # dispatcher to raise their error at that line (runtime/where.py).
-LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.checks.span", "cuvil.runtime.inplace.inplace_value",
+LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.inplace.inplace_value",
                      "cuvil.runtime.intrinsics.py_pow", "cuvil.runtime.intrinsics.pow_exponent",
                      "cuvil.runtime.intrinsics.math_pow", *(f"cuvil.runtime.library_checks.{n}" for n in (
                          "one_element", "nonnegative_dims", "reshapes", "fits_into", "scale", "arange_step",
@@ -215,10 +215,10 @@ _TABLE: dict[str, Entry] = {
                                    "one_element", "nonnegative_dims", "reshapes", "fits_into", "scale", "arange_step",
                                    "arange_float_step")), raises="opaque"),
     **_entries("cuvil.runtime.messages.dims"),
-    **_entries("cuvil.runtime.checks.index cuvil.runtime.checks.span", raises="opaque"),
+    **_entries("cuvil.runtime.checks.index", raises="opaque"),
     **_entries(" ".join(INTO), writes=(Arg(0),), views=(Arg(0),), raises="opaque"),
     # lower/indirect.py's test before a loop: reads its arguments, writes none, cannot raise
-    **_entries("cuvil.runtime.checks.within cuvil.runtime.parallel.overlaps"),
+    **_entries("cuvil.runtime.checks.within cuvil.runtime.checks.outside cuvil.runtime.parallel.overlaps"),
     **_entries(" ".join(f"cuvil.runtime.half.{f}" for f in ("f16_to_f32 bf16_to_f32 f16 bf16 round_f16 "
                                                              "round_bf16").split())),
     **_entries(" ".join(f"cuvil.runtime.pymath.{n}" for n in DOMAINS), raises="domain"),

@@ -4,18 +4,22 @@ Numba reads and writes past the end of an array without a word (its own checks a
 vectorizing), so every integer index of an array gets one of three treatments:
 
     proved     `for i in range(x.shape[0]): x[i]`, and every index of the lowering's own loops: nothing
-    hoisted    `for i in range(n): out[i + 1] = …`  →  before the loop, once:
-                   if 0 < n: span(0 + 1, n - 1 + 1, 1, out.shape[0], 0)
+    hoisted    `for i in range(n): out[i + 1] = …`  →  tested once, before the loop:
+                   if 0 < n and outside(0 + 1, n - 1 + 1, out.shape[0]):
+                       for i in range(n): out[index(i + 1, out.shape[0], 0)] = …     # checked copy
+                   else:
+                       for i in range(n): out[i + 1] = …
     checked    `out[idx[i]]`  →  `out[index(idx[i], out.shape[0], 0)]`
 
 `index` (runtime/checks.py) raises NumPy's "index 3 is out of bounds for axis 0 with size 3" and lets -n … n-1
 through, as Python does. An affine index `v ± c` of a range with a literal step runs monotonically from one end
-to the other, so one check before the loop covers every iteration — provided the statement runs in every
-iteration: it stands directly in the loop's body, the body has no `break`, `continue`, `return` or `raise`,
-and nothing in the body rebinds the array or `c`. That check is `span`, which names the first failing index
-in the loop's order, as Python's error does (a CUDA kernel tests both ends with `index`). It raises before
-the loop's first iteration rather than at the failing one: the exception and its message are Python's; what
-earlier iterations would have written is not (the same latitude a parallel loop takes, codegen/parallel.py).
+to the other, so testing its two ends before the loop covers every iteration — provided the statement runs in
+every iteration: it stands directly in the loop's body, the body has no `break`, `continue`, `return` or
+`raise`, and nothing in the body rebinds the array or `c`. When an end is outside, some iteration will fail,
+and the checked copy runs: it fails where Python does, after the iterations before it have written what they
+write, and with whatever exception Python meets first (an earlier iteration's ZeroDivisionError, another
+index's IndexError). The copy is serial (cfg/dependence.py): it runs only to raise. A CUDA kernel has no
+copies: it tests both ends with `index` before the loop (codegen/cuda_checks.py records the first failure).
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from ..cfg.uses import contains
 from ..normalize.names import assigned_names
 from ..normalize.origins import origin_of, with_origin
 from .again import hoistable
-from .indirect import source_of, versioned, written_arrays
+from .indirect import Unchecked, source_of, versioned, written_arrays
 from .reductions import Intrinsic
 
 MODULE = "cuvil.runtime.checks"
@@ -71,7 +75,9 @@ class _Loop:
         self.plain = self.var is not None and self.last is not None and all(_simple(a, arithmetic) for a in args) \
             and not _exits(node.body)
         self.body = {id(s) for s in node.body.body}
-        self.hoisted: list[cst.BaseStatement] = []
+        self.tests: list[cst.BaseExpression] = []  # outside(first, last, n) per hoisted index: run the checked copy
+        self.fast: set[int] = set()  # the hoisted indices' checks (by identity), dropped in the fast copy
+        self.hoisted: list[cst.BaseStatement] = []  # without copies (CUDA): the checks of both ends, before it
         self.stores: list[cst.BaseStatement] = []  # the checks of an assignment's targets, after its value's
         self.indirect: list[tuple[cst.Name, cst.BaseExpression, int]] = []  # (idx, array, axis) of `a[idx[v]]`
         self.unchecked: set[int] = set()  # their checks (by identity), dropped in the loop's unchecked copy
@@ -135,12 +141,13 @@ class BoundsChecks(cst.CSTTransformer):
     loop variables) index in bounds by construction."""
 
     def __init__(self, types: Types, intrinsic: Intrinsic, trusted: set[str], versions: bool = True,
-                 spans: bool = True, static: dict[str, dict[int, int]] | None = None):
+                 static: dict[str, dict[int, int]] | None = None):
         super().__init__()
         self.static = static or {}  # the variant's static dims of parameters never rebound: a loop to 3 over
         # an axis of size 3 (codegen/specialize.py wrote `range(x.shape[1])` so) stays in bounds
-        self.types, self.intrinsic, self.trusted, self.versions = types, intrinsic, trusted, versions
-        self.spans = spans  # a loop's affine index checked by runtime/checks.span (the CPU), else at both ends
+        self.types, self.intrinsic, self.trusted = types, intrinsic, trusted
+        self.versions = versions  # loops may be copied (the CPU): a checked copy and a fast one
+        self.copies: dict[int, tuple[cst.If, cst.For]] = {}  # per versioned loop's `if`: its checked copy
         self.loops: list[_Loop] = []
         self.statements: list[cst.CSTNode] = []  # the statements being visited, outermost first
         self.counts = {"proved": 0, "hoisted": 0, "checked": 0}  # per index, for cuvil.explain (issue 10 §4)
@@ -158,17 +165,42 @@ class BoundsChecks(cst.CSTTransformer):
 
     def leave_For(self, original: cst.For, updated: cst.For) -> cst.BaseStatement | cst.FlattenSentinel:
         loop = self.loops.pop()
-        result: cst.BaseStatement = updated
+        line = origin_of(original)
+        checked = self.checked(updated) if loop.tests or loop.unchecked else updated
+        result: cst.BaseStatement = cst.ensure_type(updated.visit(Unchecked(loop.fast)), cst.For) if loop.fast \
+            else updated
         if loop.unchecked:
             assert loop.range is not None
             reads = [(source, _dim(array, axis)) for source, array, axis in loop.indirect]
-            result = with_origin(versioned(updated, loop.unchecked, loop.range, reads, loop.writes or [],
-                                           self.intrinsic), origin_of(original))
+            result = with_origin(versioned(result, loop.unchecked, loop.range, reads, loop.writes or [],
+                                           self.intrinsic), line)
+        if loop.tests:
+            assert loop.nonempty is not None
+            test: cst.BaseExpression = loop.tests[0]
+            for more in loop.tests[1:]:
+                test = cst.BooleanOperation(test, cst.Or(), more)
+            test = cst.BooleanOperation(loop.nonempty, cst.And(), _paren(test))
+            result = with_origin(cst.If(test, cst.IndentedBlock([checked]),
+                                        orelse=cst.Else(cst.IndentedBlock([result]))), line)
+        if result is not updated:
+            assert isinstance(result, cst.If)
+            self.copies[id(result)] = (result, checked)
         if not loop.hoisted:
             return result
         assert loop.nonempty is not None
         guard = with_origin(cst.If(loop.nonempty, cst.IndentedBlock(loop.hoisted)), origin_of(original))
         return cst.FlattenSentinel([guard, result])
+
+    def checked(self, loop: cst.For) -> cst.For:
+        """`loop` checked at every access: the loops nested in it as their checked copies (a copy of each
+        copy would double the code at every level of a nest, for loops that run only to raise)."""
+        copies = self.copies
+
+        class Checked(cst.CSTTransformer):
+            def leave_If(self, original: cst.If, updated: cst.If) -> cst.BaseStatement:
+                return copies[id(original)][1] if id(original) in copies else updated
+
+        return cst.ensure_type(loop.visit(Checked()), cst.For)
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
         self.statements.append(node)
@@ -200,8 +232,13 @@ class BoundsChecks(cst.CSTTransformer):
                 continue
             if self._proved(original.value, axis, orig.slice.value):
                 self.counts["proved"] += 1
-            elif self._hoisted(original.value, axis, orig.slice.value):
+            elif (loop := self._hoisted(original.value, axis, orig.slice.value)) is not None:
                 self.counts["hoisted"] += 1
+                if self.versions:  # checked in the checked copy only
+                    assert isinstance(new.slice, cst.Index)
+                    checked = self._call(new.slice.value, original.value, axis)
+                    loop.fast.add(id(checked))
+                    new = new.with_changes(slice=new.slice.with_changes(value=checked))
             else:
                 self.counts["checked"] += 1  # in the checked copy, when a loop is versioned for it
                 assert isinstance(new.slice, cst.Index)
@@ -252,15 +289,15 @@ class BoundsChecks(cst.CSTTransformer):
     def _builtin_min(self, call: cst.Call) -> bool:
         return self.types.calls.effect(call).name == "min"
 
-    def _hoisted(self, array: cst.BaseExpression, axis: int, index: cst.BaseExpression) -> bool:
-        """Checked once before the innermost loop around the statement, when that is sound: an index that
+    def _hoisted(self, array: cst.BaseExpression, axis: int, index: cst.BaseExpression) -> _Loop | None:
+        """The innermost loop around the statement, when its test before that loop is sound: an index that
         follows the loop's variable (`v ± c`, at both ends) or does not change in the loop (`i` of an outer
         loop), in a statement that runs in every iteration."""
         if not self.loops or not self.statements:
-            return False
+            return None
         loop = self.loops[-1]
         if not loop.plain or id(self.statements[-1]) not in loop.body or _names(array) & loop.assigned:
-            return False
+            return None
         assert loop.last is not None and loop.var is not None
         offset = _affine(index)
         names = _names(index)
@@ -269,27 +306,23 @@ class BoundsChecks(cst.CSTTransformer):
             _, sign, amount = offset
             ends = [cst.BinaryOperation(_paren(end), sign, _paren(amount)) if sign is not None else end
                     for end in (loop.start, loop.last)]
-            # Python's error names the first failing index: `span` (a parallel loop around it tests it
-            # beforehand as cfg/raising.py's Check, recording that index)
-            if self.spans and loop.range is not None:
-                first, last = ends
-                span = cst.Call(cst.Name(self.intrinsic(MODULE, "span")), [
-                    cst.Arg(first), cst.Arg(last), cst.Arg(loop.range[2]), cst.Arg(_dim(array, axis)),
-                    cst.Arg(cst.Integer(str(axis)))])
-                calls = [span]
-            else:  # a CUDA kernel records the failing index of a check of each end (codegen/cuda_checks.py)
-                calls = [self._call(end, array, axis) for end in ends]
         elif not names & (loop.assigned | {loop.var}) and hoistable(index):
-            calls = [self._call(index, array, axis)]
+            ends = [index, index]
         else:
-            return False
+            return None
+        if self.versions:
+            test = cst.Call(cst.Name(self.intrinsic(MODULE, "outside")),
+                            [cst.Arg(ends[0]), cst.Arg(ends[1]), cst.Arg(_dim(array, axis))])
+            if not any(test.deep_equals(t) for t in loop.tests):
+                loop.tests.append(test)
+            return loop
         line = origin_of(self.statements[-1])
         into = loop.stores if self.targets else loop.hoisted
-        for call in calls:
-            check = with_origin(cst.SimpleStatementLine([cst.Expr(call)]), line)
+        for end in ends[:1] if ends[0] is ends[1] else ends:  # a CUDA kernel records the first failing check
+            check = with_origin(cst.SimpleStatementLine([cst.Expr(self._call(end, array, axis))]), line)
             if not any(check.deep_equals(h) for h in loop.hoisted + loop.stores):
                 into.append(check)
-        return True
+        return loop
 
 
 def _affine(index: cst.BaseExpression) -> tuple[str, cst.BaseBinaryOp | None, cst.BaseExpression] | None:

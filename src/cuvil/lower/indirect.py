@@ -90,7 +90,7 @@ def _base(expr: cst.BaseExpression) -> cst.Name | None:
     return expr if isinstance(expr, cst.Name) else None
 
 
-class _Unchecked(cst.CSTTransformer):
+class Unchecked(cst.CSTTransformer):
     """`index(i, n, axis)` → `i` for the calls this loop's versioning made (by identity)."""
 
     def __init__(self, calls: set[int]):
@@ -119,6 +119,6 @@ def versioned(loop: cst.For, calls: set[int], span: Sequence[cst.BaseExpression]
     test = tests[0]
     for more in tests[1:]:
         test = cst.BooleanOperation(test, cst.And(), more)
-    unchecked = loop.visit(_Unchecked(calls))
+    unchecked = loop.visit(Unchecked(calls))
     assert isinstance(unchecked, cst.For)
     return cst.If(test, cst.IndentedBlock([unchecked]), orelse=cst.Else(cst.IndentedBlock([loop])))

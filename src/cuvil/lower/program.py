@@ -152,8 +152,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
         rewrite_each(lambda types: library_raises.LibraryRaises(types, intrinsic))  # NumPy's words, the line
         globals = program.globals()
     overflow = functools.partial(OverflowChecks, boundscheck=options.boundscheck, speculate=options.target == "cpu")
-    bounds = functools.partial(BoundsChecks, versions=options.target == "cpu",  # CUDA: no loop copies (yet)
-                               spans=options.target == "cpu")
+    bounds = functools.partial(BoundsChecks, versions=options.target == "cpu")  # CUDA: no loop copies (yet)
     checks = [overflow] * (options.overflow == "raise") + [bounds] * options.boundscheck
     counts: dict[str, dict[str, int]] = {}  # per function: what the checks did, for cuvil.explain
     for check in checks:  # Python's errors (issue 10), each pass on code typed anew

@@ -108,44 +108,6 @@ def _index(i, n, axis, at=0):
     return impl
 
 
-@register_jitable
-def _first_outside(first, step, n):
-    """The first of first, first + step, … outside -n … n-1, given that one is (span's message names it)."""
-    if not -n <= first < n:
-        return first
-    if step > 0:  # rising past n - 1: the first value at n or above
-        return first + (n - first + step - 1) // step * step
-    return first + ((first + n) // -step + 1) * step  # falling past -n: the first value below -n
-
-
-def span(first, last, step, n, axis, at=0, find=False):
-    """The indices first, first + step, … last (a loop's, checked once before it: lower/checks.py) all in
-    bounds; else the IndexError Python raises, which names the first index in that order that is not.
-    `find=True` (a parallel loop's check, cfg/raising.py) returns that index instead of raising."""
-    if -n <= first < n and -n <= last < n:
-        return None
-    bad = _first_outside(first, step, n)
-    if find:
-        return bad
-    raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
-
-
-@overload(span, jit_options={"nogil": True})
-def _span(first, last, step, n, axis, at=0, find=False):
-    if isinstance(find, types.Boolean):  # find=True given (omitted, it is Python's False or types.Omitted)
-        def found(first, last, step, n, axis, at=0, find=False):
-            return np.int64(_first_outside(first, step, n))
-
-        return found
-
-    def impl(first, last, step, n, axis, at=0, find=False):
-        if -n <= first < n and -n <= last < n:
-            return
-        _out_of_bounds(np.int64(_first_outside(first, step, n)), np.int64(n), np.int64(axis), np.int64(at))
-
-    return impl
-
-
 def within(idx, start, stop, step, n):
     """Whether every `idx[v]` for v in range(start, stop, step) is an index in 0 … n-1 (lower/indirect.py: the
     loop reading `a[idx[v]]` may then skip its checks). False also when the range reaches outside `idx`, or
@@ -187,3 +149,10 @@ def _within(idx, start, stop, step, n):
         return bad == 0
 
     return impl
+
+
+@register_jitable
+def outside(first, last, n):
+    """Whether first or last lies outside -n … n-1: a loop's hoisted index (lower/checks.py) fails in some
+    iteration, and the loop's checked copy runs, to raise where Python raises."""
+    return not (-n <= first < n and -n <= last < n)
