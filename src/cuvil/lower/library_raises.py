@@ -8,6 +8,10 @@
                               c = b.reshape(n, -1)
     c[1:] = v              →  fits_into(c[1:].shape, v.shape)      # v an array: Numba's words otherwise
                               c[1:] = v
+    x, y = a               →  unpacks(a.shape[0], 2, 0)             # Numba: ValueError('')
+                              x, y = a
+    x, y, z = m.shape      →  unpacks(2, 3, 1)                      # Numba refuses to compile it
+                              x, y, z = m.shape[0], m.shape[1], m.shape[1]
 
 Numba raises these with its own words and a traceback in its own source (runtime/library_checks.py says
 which); the helper before the statement raises NumPy's error first, and lower/located.py gives it the
@@ -56,7 +60,8 @@ def wanted(fn: cst.FunctionDef) -> bool:
             nonlocal found
             target = node.target
             found = found or isinstance(target, cst.Subscript) and any(isinstance(e.slice, cst.Slice)
-                                                                       for e in target.slice)
+                                                                       for e in target.slice) \
+                or isinstance(target, cst.Tuple | cst.List)
 
     fn.body.visit(Find())
     return found
@@ -79,6 +84,12 @@ class LibraryRaises(cst.CSTTransformer):
         checks = [c for call in _always_evaluated(small) for c in self._checks(call)]
         if isinstance(small, cst.Assign) and len(small.targets) == 1:
             checks += self._assignment(small.targets[0].target, small.value)
+            unpack = self._unpack(small.targets[0].target, small.value)
+            if unpack is not None:
+                checks.append(unpack[0])
+                if unpack[1] is not None:  # the rest is never run, but Numba must type it
+                    assert isinstance(updated.body[0], cst.Assign)
+                    updated = updated.with_changes(body=[updated.body[0].with_changes(value=unpack[1])])
         if not checks:
             return updated
         line = origin_of(original)
@@ -142,6 +153,24 @@ class LibraryRaises(cst.CSTTransformer):
         if not (isinstance(target, cst.Subscript) and self._array(target) and self._array(value)):
             return []
         return [self._call("fits_into", _attribute(target, "shape"), _attribute(value, "shape"))]
+
+    def _unpack(self, target: cst.BaseExpression, value: cst.BaseExpression) \
+            -> tuple[cst.Call, cst.BaseExpression | None] | None:
+        """`x, y = value` of the wrong length: Python's ValueError. A tuple's length is known: the value is
+        padded or cut to the names' count (Numba refuses to compile it as written); an array's is its first dim."""
+        if not isinstance(target, cst.Tuple | cst.List) or any(isinstance(e, cst.StarredElement)
+                                                                for e in target.elements) or not cheap(value):
+            return None
+        count, kind = len(target.elements), self.types.of(value)
+        if isinstance(kind, Tuple) and len(kind.items) != count and kind.items:
+            items = len(kind.items)
+            fitted = cst.Tuple([cst.Element(cst.Subscript(value, [cst.SubscriptElement(cst.Index(cst.Integer(
+                str(min(k, items - 1)))))])) for k in range(count)])
+            return self._call("unpacks", cst.Integer(str(items)), cst.Integer(str(count)), cst.Integer("1")), fitted
+        if isinstance(kind, Array) and kind.ndim >= 1:
+            first = cst.Subscript(_attribute(value, "shape"), [cst.SubscriptElement(cst.Index(cst.Integer("0")))])
+            return self._call("unpacks", first, cst.Integer(str(count)), cst.Integer("0")), None
+        return None
 
     def _array(self, node: cst.BaseExpression) -> bool:
         return isinstance(self.types.of(node), Array) and cheap(node)

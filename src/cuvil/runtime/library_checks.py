@@ -9,6 +9,7 @@ user's line as `at=<line>` (lower/located.py, runtime/where.py):
     out = np.empty(m)      →  nonnegative_dims(m, at=3); out = np.empty(m)
     c = b.reshape(n, -1)   →  reshapes(b.size, dims((n, -1)), at=3); c = b.reshape(n, -1)
     c[1:] = v              →  fits_into(c[1:].shape, v.shape, at=3); c[1:] = v
+    x, y = a               →  unpacks(a.shape[0], 2, 1, at=3); x, y = a
 
 Each costs a comparison or two when nothing is wrong; the message of a reshape is built by a function compiled
 once and cached (runtime/messages.py: building text in the caller would compile string code into every caller).
@@ -26,7 +27,7 @@ from numba.extending import overload, register_jitable
 
 from .messages import NOT_INTO, raise_shapes
 
-__all__ = ["fits_into", "nonnegative_dims", "one_element", "reshapes"]
+__all__ = ["fits_into", "nonnegative_dims", "one_element", "reshapes", "unpacks"]
 
 _ONE_ELEMENT = "can only convert an array of size 1 to a Python scalar"
 _NEGATIVE = "negative dimensions are not allowed"
@@ -50,6 +51,43 @@ def reshapes(size, shape, at=0):  # the plain-Python meaning: reshape raises by 
 
 def fits_into(target, value, at=0):  # the plain-Python meaning: the assignment raises by itself
     return None
+
+
+def unpacks(got, expected, sequence, at=0):  # the plain-Python meaning: the unpacking raises by itself
+    return None
+
+
+def unpack_message(got: int, expected: int, sequence: bool) -> str:
+    """CPython's own words for unpacking `got` values into `expected` names (they differ between versions, and
+    between a tuple, whose length it knows, and an iterable such as an array)."""
+    names = "".join(f"_{k}, " for k in range(expected))
+    values = tuple(range(got)) if sequence else iter(range(got))
+    try:
+        exec(f"{names}= values", {"values": values})  # noqa: S102 (our own code: names and a tuple)
+    except ValueError as exc:
+        return str(exc)
+    return ""
+
+
+def _raise_unpack(got, expected, sequence, at):
+    message = unpack_message(int(got), int(expected), bool(sequence))
+    raise ValueError(message, int(at)) if at else ValueError(message)
+
+
+@numba.njit("void(int64, int64, int64, int64)", cache=True)
+def _unpack_failed(got, expected, sequence, at):
+    """No `nogil`: object mode cannot honour it, and it matters only for calls from Python."""
+    with numba.objmode():
+        _raise_unpack(got, expected, sequence, at)
+
+
+@overload(unpacks, jit_options={"nogil": True})
+def _unpacks(got, expected, sequence, at=0):
+    def impl(got, expected, sequence, at=0):
+        if got != expected:
+            _unpack_failed(np.int64(got), np.int64(expected), np.int64(sequence), np.int64(at))
+
+    return impl
 
 
 @overload(one_element, jit_options={"nogil": True})
