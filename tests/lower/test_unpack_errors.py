@@ -69,3 +69,35 @@ def test_raised_at_the_unpacking_line(fn, args, line, words):
         JITTED[fn](*args)
     assert str(caught.value) == words
     assert traceback.extract_tb(caught.value.__traceback__)[-1].line == line
+
+
+def set_row(m, v):
+    m[0] = v
+    return m
+
+
+def set_element(a, v, i):
+    a[i] = v
+    return a
+
+
+STORES = {f: cuvil.jit(f) for f in (set_row, set_element)}
+
+
+@settings(max_examples=20)
+@given(columns=st.integers(1, 4), value=st.lists(st.integers(1, 4), min_size=1, max_size=2))
+def test_a_row_stored_from_an_array_that_does_not_broadcast(columns, value):
+    """`m[0] = v`: NumPy's "could not broadcast input array from shape … into shape …" (Numba said "cannot
+    assign slice of shape …")."""
+    for extra in (0, 0, 1):
+        assert_matches(set_row, {"cuvil": STORES[set_row]}, np.zeros((3, columns + extra)),
+                       np.ones(tuple(value)))
+
+
+@settings(max_examples=20)
+@given(size=st.integers(1, 3), i=st.integers(-7, 7))
+def test_an_element_stored_from_an_array(size, i):
+    """`a[i] = v` with v an array: NumPy's ValueError after the index's IndexError (Numba refused to compile
+    it: a CuvilTypeError on every call, also where the line never runs)."""
+    for extra in (0, 0, 1):
+        assert_matches(set_element, {"cuvil": STORES[set_element]}, np.zeros(5 + extra), np.ones(size), i)

@@ -90,7 +90,7 @@ LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.inplace.inplac
                      "cuvil.runtime.intrinsics.py_pow", "cuvil.runtime.intrinsics.pow_exponent",
                      "cuvil.runtime.intrinsics.math_pow", *(f"cuvil.runtime.library_checks.{n}" for n in (
                          "one_element", "nonnegative_dims", "reshapes", "fits_into", "scale", "arange_step",
-                         "arange_float_step", "unpacks")),
+                         "arange_float_step", "unpacks", "sequence_into_element")),
                      "cuvil.runtime.intrinsics.inplace_value", *(f"cuvil.runtime.elementwise.{n}" for n in (
                          "broadcast_shape", "numpy_refuses", "python_int_as")),
                      *(f"cuvil.runtime.pymath.{n}" for n in DOMAINS), *INTO,
@@ -213,7 +213,7 @@ _TABLE: dict[str, Entry] = {
     # lower/library_raises.py's checks before a statement Numba's library would fail in its own words
     **_entries(" ".join(f"cuvil.runtime.library_checks.{n}" for n in (
                                    "one_element", "nonnegative_dims", "reshapes", "fits_into", "scale", "arange_step",
-                                   "arange_float_step", "unpacks")), raises="opaque"),
+                                   "arange_float_step", "unpacks", "sequence_into_element")), raises="opaque"),
     **_entries("cuvil.runtime.messages.dims"),
     **_entries("cuvil.runtime.checks.index", raises="opaque"),
     **_entries(" ".join(INTO), writes=(Arg(0),), views=(Arg(0),), raises="opaque"),

@@ -12,6 +12,7 @@
                               x, y = a
     x, y, z = m.shape      →  unpacks(2, 3, 1)                      # Numba refuses to compile it
                               x, y, z = m.shape[0], m.shape[1], m.shape[1]
+    a[0] = v               →  sequence_into_element()               # v an array: Numba refuses to compile it
 
 Numba raises these with its own words and a traceback in its own source (runtime/library_checks.py says
 which); the helper before the statement raises NumPy's error first, and lower/located.py gives it the
@@ -59,9 +60,7 @@ def wanted(fn: cst.FunctionDef) -> bool:
         def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
             nonlocal found
             target = node.target
-            found = found or isinstance(target, cst.Subscript) and any(isinstance(e.slice, cst.Slice)
-                                                                       for e in target.slice) \
-                or isinstance(target, cst.Tuple | cst.List)
+            found = found or isinstance(target, cst.Subscript | cst.Tuple | cst.List)  # `m[0] = v` may be a row
 
     fn.body.visit(Find())
     return found
@@ -83,6 +82,10 @@ class LibraryRaises(cst.CSTTransformer):
         small = original.body[0]
         checks = [c for call in _always_evaluated(small) for c in self._checks(call)]
         if isinstance(small, cst.Assign) and len(small.targets) == 1:
+            target = small.targets[0].target
+            if self._sequence_into_element(target, small.value):  # the element read: its index checked first
+                return cst.FlattenSentinel([with_origin(cst.SimpleStatementLine([cst.Expr(e)]), origin_of(original))
+                                            for e in (target, self._call("sequence_into_element"))])
             checks += self._assignment(small.targets[0].target, small.value)
             unpack = self._unpack(small.targets[0].target, small.value)
             if unpack is not None:
@@ -153,6 +156,14 @@ class LibraryRaises(cst.CSTTransformer):
         if not (isinstance(target, cst.Subscript) and self._array(target) and self._array(value)):
             return []
         return [self._call("fits_into", _attribute(target, "shape"), _attribute(value, "shape"))]
+
+    def _sequence_into_element(self, target: cst.BaseExpression, value: cst.BaseExpression) -> bool:
+        """`a[i] = v` with `a[i]` one element and `v` an array of one or more dims: NumPy's ValueError, once the
+        value has been evaluated (only a cheap one: the statement is replaced by the raise)."""
+        kind = self.types.of(value)
+        return isinstance(target, cst.Subscript) and isinstance(self.types.of(target), Scalar) \
+            and isinstance(self.types.of(target.value), Array) and isinstance(kind, Array) and kind.ndim >= 1 \
+            and cheap(value) and cheap(target)
 
     def _unpack(self, target: cst.BaseExpression, value: cst.BaseExpression) \
             -> tuple[cst.Call, cst.BaseExpression | None] | None:

@@ -10,6 +10,7 @@ user's line as `at=<line>` (lower/located.py, runtime/where.py):
     c = b.reshape(n, -1)   →  reshapes(b.size, dims((n, -1)), at=3); c = b.reshape(n, -1)
     c[1:] = v              →  fits_into(c[1:].shape, v.shape, at=3); c[1:] = v
     x, y = a               →  unpacks(a.shape[0], 2, 1, at=3); x, y = a
+    a[0] = v               →  sequence_into_element(at=3)      (v an array of 1 or more dims; Numba refuses it)
 
 Each costs a comparison or two when nothing is wrong; the message of a reshape is built by a function compiled
 once and cached (runtime/messages.py: building text in the caller would compile string code into every caller).
@@ -27,10 +28,11 @@ from numba.extending import overload, register_jitable
 
 from .messages import NOT_INTO, raise_shapes
 
-__all__ = ["fits_into", "nonnegative_dims", "one_element", "reshapes", "unpacks"]
+__all__ = ["fits_into", "nonnegative_dims", "one_element", "reshapes", "sequence_into_element", "unpacks"]
 
 _ONE_ELEMENT = "can only convert an array of size 1 to a Python scalar"
 _NEGATIVE = "negative dimensions are not allowed"
+_SEQUENCE = "setting an array element with a sequence."
 
 
 def one_element(size, at=0):  # the plain-Python meaning: `.item()` raises by itself
@@ -51,6 +53,20 @@ def reshapes(size, shape, at=0):  # the plain-Python meaning: reshape raises by 
 
 def fits_into(target, value, at=0):  # the plain-Python meaning: the assignment raises by itself
     return None
+
+
+def sequence_into_element(at=0):  # the plain-Python meaning: the store raises by itself
+    return None
+
+
+@overload(sequence_into_element, jit_options={"nogil": True})
+def _sequence_into_element(at=0):
+    def impl(at=0):
+        if at:
+            raise ValueError(_SEQUENCE, at)
+        raise ValueError(_SEQUENCE)
+
+    return impl
 
 
 def unpacks(got, expected, sequence, at=0):  # the plain-Python meaning: the unpacking raises by itself
