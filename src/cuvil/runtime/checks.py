@@ -20,6 +20,8 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload, register_jitable
 
+from .where import located
+
 
 def index(i, n, axis, at=0):
     if i < -n or i >= n:
@@ -29,12 +31,12 @@ def index(i, n, axis, at=0):
 
 def _raise_out_of_bounds(i, n, axis, at):
     message = f"index {i} is out of bounds for axis {axis} with size {n}"
-    raise IndexError(message, int(at)) if at else IndexError(message)
+    raise located(IndexError, message, at)
 
 
 def _raise_beyond_intp(at):  # a uint64 index above 2**63 - 1: NumPy cannot convert it to an index (its words)
     message = "Python int too large to convert to C long"
-    raise OverflowError(message, int(at)) if at else OverflowError(message)
+    raise located(OverflowError, message, at)
 
 
 # No `nogil`: object mode cannot honour it, and it matters only for calls from Python.

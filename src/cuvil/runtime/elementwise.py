@@ -19,6 +19,7 @@ from numba import types
 from numba.extending import overload
 
 from .messages import NOT_BROADCAST, raise_shapes
+from .where import located
 
 _NUMPY: Any = {"error_model": "numpy", "nogil": True}
 
@@ -139,7 +140,7 @@ def _power(a, b):
 
 def _raise_int_out_of_bounds(value, dtype, at):
     text = f"Python integer {value} out of bounds for {_INT_NAMES[dtype]}"
-    raise OverflowError(text, int(at)) if at else OverflowError(text)
+    raise located(OverflowError, text, at)
 
 
 _INT_NAMES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")

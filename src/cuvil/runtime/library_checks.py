@@ -27,6 +27,7 @@ from numba import types
 from numba.extending import overload, register_jitable
 
 from .messages import NOT_INTO, raise_shapes
+from .where import located
 
 __all__ = ["fits_into", "nonnegative_dims", "one_element", "reshapes", "sequence_into_element", "unpacks"]
 
@@ -87,7 +88,7 @@ def unpack_message(got: int, expected: int, sequence: bool) -> str:
 
 def _raise_unpack(got, expected, sequence, at):
     message = unpack_message(int(got), int(expected), bool(sequence))
-    raise ValueError(message, int(at)) if at else ValueError(message)
+    raise located(ValueError, message, at)
 
 
 @numba.njit("void(int64, int64, int64, int64)", cache=True)
@@ -197,7 +198,7 @@ def _reshape_shape(shape) -> str:
 
 def _raise_reshape(size, shape, at):
     text = f"cannot reshape array of size {size} into shape {_reshape_shape(shape)}"
-    raise ValueError(text, int(at)) if at else ValueError(text)
+    raise located(ValueError, text, at)
 
 
 @numba.njit("void(int64, int64[::1], int64)", cache=True)

@@ -20,6 +20,8 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
+from .where import located
+
 
 def dims(shape):
     """`shape` (a tuple of ints) as an int64 array."""
@@ -71,7 +73,7 @@ def shapes_message(kind: int, dims, ranks) -> str:
 
 def _raise_shapes_error(kind, dims, ranks, at):
     text = shapes_message(int(kind), dims, ranks)
-    raise ValueError(text, int(at)) if at else ValueError(text)
+    raise located(ValueError, text, at)
 
 
 @numba.njit("void(int64, CPointer(int64), int64, CPointer(int64), int64, int64)", cache=True)

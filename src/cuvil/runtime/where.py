@@ -23,6 +23,12 @@ Origin = tuple[str, int] | None
 _RUNTIME = os.path.dirname(os.path.abspath(__file__))  # the helpers' own files: a frame there is a helper's raise
 
 
+def located(kind: type[BaseException], message: str, at: int) -> BaseException:
+    """What a check's helper raises from object mode: `kind(message)`, with the user's line `at` as the trailing
+    argument this module takes off again (0: no line, as a CUDA launcher's host code calls it)."""
+    return kind(message, int(at)) if at else kind(message)
+
+
 def raise_at(exc: BaseException, filename: str, line: int) -> BaseException:
     """`exc`, its traceback ending at `filename:line` (the user's file, so tracebacks show their source)."""
     exc.__traceback__ = None
