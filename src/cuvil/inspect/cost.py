@@ -209,6 +209,10 @@ class _Model(Extents):
                 body = self.loop(stmt, trips, stmt.body.body, test=stmt.test)
                 body.exact = False
                 out.add(body)
+            elif isinstance(stmt, cst.If) and isinstance(stmt.orelse, cst.Else) \
+                    and any(re.fullmatch(r"outside(_\d+)?", callee(c)) for c in all_nodes(stmt.test)
+                            if isinstance(c, cst.Call)):  # lower/checks.py's checked copy: it runs only to raise
+                out.add(self.walk(stmt.orelse.body.body))
             elif isinstance(stmt, cst.If):
                 out.flops = out.flops + Poly.const(self.ops(stmt.test))
                 branches = self.walk(stmt.body.body)
