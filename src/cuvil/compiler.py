@@ -169,6 +169,8 @@ class _Module:
             self.names["CUVIL_HALVES"] = Literal(repr(lowered.result))
         if lowered.several_returns:  # the entry returns (which, slot, …): runtime/adapters.py picks the slot
             self.names[returns.MARK] = Literal("True")
+        if lowered.numpy_bools:  # which results are np.bool_ (Numba returns Python bools)
+            self.names["CUVIL_NUMPY_BOOLS"] = Literal(repr(lowered.numpy_bools))
         self.writes = lowered.writes
         self.plan = "\n".join(lowered.plans[u.name].text() for u in self.units)
         self.plans = {u.name: lowered.plans[u.name] for u in self.units}

@@ -54,6 +54,7 @@ class Lowered:
     writes: tuple[str, ...]  # the entry's parameters it may write into
     result: str = ""  # the entry's result type where it holds half-precision arrays or values (else "")
     several_returns: bool = False  # the entry returns (which, slot, slot, …): lower/returns.py
+    numpy_bools: object = False  # where the result holds an np.bool_ (Numba boxes a Python bool): _numpy_bools
 
 
 Stage = Callable[[str], contextlib.AbstractContextManager[None]]
@@ -208,7 +209,17 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     words = [f"{name} {d.describe()}" for name in functions for d in analyses[name].loops]
     words += [_checks_in_words(name, c) for name, c in counts.items() if any(c.values())]
     writes = tuple(params[k] for k in sorted(analyses[entry].summary.writes))
-    return Lowered(plans, words, writes, result, returns)
+    bools = _numpy_bools(_returned(functions[entry], retyped[entry])) if entry in retyped else False
+    return Lowered(plans, words, writes, result, returns, bools)
+
+
+def _numpy_bools(t: Type) -> object:
+    """True for an np.bool_ result (a NumPy bool: an element, a comparison of NumPy values, `a.any()`), a tuple
+    of these for a tuple, else False: runtime/adapters.py gives those back as np.bool_."""
+    if isinstance(t, Tuple):
+        items = tuple(_numpy_bools(item) for item in t.items)
+        return items if any(items) else False
+    return isinstance(t, Scalar) and t.dtype == "bool" and not t.weak
 
 
 def _static_dims(fn: cst.FunctionDef, params: tuple[str, ...],

@@ -32,10 +32,12 @@ _ZEROS = {"bool": "False", "int64": "0", "float64": "0.0", "complex128": "0j"}
 
 def _boxed(t: Type) -> str | None:
     """The type a returned number has in Python: Python's own for weak numbers and for the NumPy types Numba
-    boxes as Python's (int64, float64, complex128, bool), else the NumPy type's name; None for anything else."""
+    boxes as Python's (int64, float64, complex128), else the NumPy type's name; None for anything else."""
     if not isinstance(t, Scalar) or t.dtype in ("float16", "bfloat16"):
         return None
-    python = {"bool": "bool", "int64": "int", "float64": "float", "complex128": "complex"}.get(t.dtype)
+    if t.dtype == "bool":  # np.bool_ is a type of its own (`~` is logical not), given back by runtime/adapters.py
+        return "bool" if t.weak else "bool_"
+    python = {"int64": "int", "float64": "float", "complex128": "complex"}.get(t.dtype)
     return python or (None if t.weak else t.dtype)
 
 

@@ -221,15 +221,16 @@ def numba_args(args: Sequence[object]) -> tuple[object, ...]:
 
 
 def typed_results(impl: Callable[..., Any], return_type: Any, halves: str = "",
-                  several: bool = False) -> Callable[..., Any]:
+                  several: bool = False, bools: Any = False) -> Callable[..., Any]:
     """`impl`, returning its scalars as NumPy would: Numba boxes every scalar as a Python int, float or
     complex, which is NumPy's answer only for int64, float64 and complex128 (cuvil.testing's rule). A
     float32 sum comes back as np.float32, an int32 element as np.int32; other variants pay nothing.
     `halves` (analysis/precision.py `Precision.result`) says which results are half precision: their bits
     come back as float16 arrays, bfloat16 tensors, np.float16 values (a bf16 value: an np.float32).
-    `several`: the entry returns numbers of several types as (which, slot, slot, …) (lower/returns.py)."""
+    `several`: the entry returns numbers of several types as (which, slot, slot, …) (lower/returns.py).
+    `bools` (lower/program.py's `_numpy_bools`) says which bools are NumPy's: Numba boxes np.bool_ as bool."""
     convert = _half_results(ast.literal_eval(halves)) if halves else \
-        _picked(return_type) if several else _scalar_types(return_type)
+        _picked(return_type, bools) if several else _scalar_types(return_type, bools)
     if convert is None:
         return impl
 
@@ -242,9 +243,10 @@ def typed_results(impl: Callable[..., Any], return_type: Any, halves: str = "",
     return call
 
 
-def _picked(t: Any) -> Callable[[Any], Any]:
+def _picked(t: Any, bools: Any) -> Callable[[Any], Any]:
     """The slot `which` names, in its own type (None for the tag -1: a `None` returned)."""
-    parts = [_scalar_types(item) or unchanged for item in t.types[1:]]
+    each = bools[1:] if isinstance(bools, tuple) else (False,) * (len(t.types) - 1)
+    parts = [_scalar_types(item, b) or unchanged for item, b in zip(t.types[1:], each)]
     return lambda r: None if r[0] < 0 else parts[r[0]](r[1 + r[0]])
 
 
@@ -273,20 +275,23 @@ def _bf16_array(bits: np.ndarray) -> Any:
     return torch.from_numpy(bits.view(np.int16)).view(torch.bfloat16)
 
 
-def _scalar_types(t: Any) -> Callable[[Any], Any] | None:
+def _scalar_types(t: Any, bools: Any = False) -> Callable[[Any], Any] | None:
     from numba.core import types
     from numba.np.numpy_support import as_dtype
 
     t = types.unliteral(t)
+    if isinstance(t, types.Boolean):
+        return np.bool_ if bools is True else None
     if isinstance(t, types.Integer | types.Float | types.Complex):
         if t in (types.int64, types.float64, types.complex128):
             return None
         return np.dtype(as_dtype(t)).type
     if isinstance(t, types.Optional):
-        inner = _scalar_types(t.type)
+        inner = _scalar_types(t.type, bools)
         return None if inner is None else (lambda r: None if r is None else inner(r))
     if isinstance(t, types.BaseTuple):
-        parts = [_scalar_types(item) for item in t.types]  # type: ignore[attr-defined]
+        each = bools if isinstance(bools, tuple) else (False,) * len(t.types)  # type: ignore[attr-defined]
+        parts = [_scalar_types(item, b) for item, b in zip(t.types, each)]  # type: ignore[attr-defined]
         if any(parts):
             return lambda r: tuple(v if p is None else p(v) for p, v in zip(parts, r))
     return None

@@ -274,9 +274,10 @@ class Dispatcher(functools.partial):
         impl = numba_dispatcher.compile(numba_types)
         returns = numba_dispatcher.overloads[numba_types].signature.return_type
         several = numba_dispatcher.py_func.__globals__.get("CUVIL_SEVERAL_RETURNS", False)  # lower/returns.py
-        convert = adapters.typed_results(_same, returns, halves, several)
+        bools = numba_dispatcher.py_func.__globals__.get("CUVIL_NUMPY_BOOLS", False)
+        convert = adapters.typed_results(_same, returns, halves, several, bools)
         seconds["backend"] = time.perf_counter() - backend
-        return Built(adapters.typed_results(impl, returns, halves, several), meta, source, where,
+        return Built(adapters.typed_results(impl, returns, halves, several, bools), meta, source, where,
                      None if halves else ExactDispatcher(numba_dispatcher, numba_types),
                      None if convert is _same else convert)
 

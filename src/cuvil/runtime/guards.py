@@ -161,9 +161,11 @@ def arg_guards(names: Sequence[str], args: Sequence[object]) -> tuple[ArgGuard, 
     return tuple(out)
 
 
-# The class a float64 / complex128 scalar argument has, weak (a Python number) or not; the fingerprint lets
-# subclasses through, and does not tell a Python float from an np.float64 — whose results differ (NEP 50).
-_SCALAR_CLASSES = {numba.types.float64: (float, np.float64), numba.types.complex128: (complex, np.complex128)}
+# The class a bool / float64 / complex128 scalar argument has, weak (a Python number) or not; the fingerprint
+# lets subclasses through, and does not tell a Python float from an np.float64, nor True from np.True_ — whose
+# results differ (NEP 50; `True + True` is 2, `np.True_ + np.True_` is np.True_).
+_SCALAR_CLASSES = {numba.types.boolean: (bool, np.bool_), numba.types.float64: (float, np.float64),
+                   numba.types.complex128: (complex, np.complex128)}
 
 
 def exact_items(numba_type: Any, expr: str, kind: Type) -> list[tuple[str, Any]]:
