@@ -91,3 +91,41 @@ def test_a_literal_that_fits_is_not_checked_and_the_loop_stays_parallel():
         assert_matches(clear, {"cuvil": jitted}, np.ones(7, dtype))
     assert "python_int_as" not in jitted.source()
     assert "parallel" in cuvil.explain(jitted).loops[0][0]
+
+
+def fill_with(a, k):
+    a.fill(k)
+    return a
+
+
+def as_int8(k):
+    return np.int8(k)
+
+
+def as_uint64(k):
+    return np.uint64(k)
+
+
+FITTED = {f: cuvil.jit(f) for f in (fill_with, as_int8, as_uint64)}
+FLOATS = [0.0, -0.5, 2.9, -1.5, 127.9, 128.0, -128.9, -129.0, 300.7, 2.0**31, 2.0**63, -(2.0**63), 1e19, 1e300,
+          float("nan"), float("inf"), float("-inf")]
+
+
+@settings(max_examples=30)
+@given(dtype=st.sampled_from([*WIDTHS, np.uint64, np.int64]), size=st.integers(1, 3), k=st.sampled_from(FLOATS))
+def test_a_python_float_stored_into_an_integer_array(dtype, k, size):
+    """NumPy stores int(k) and refuses what int() or the dtype refuses (ValueError for nan, OverflowError for
+    infinities, "Python int too large …", "Python integer … out of bounds …"); Numba stored garbage."""
+    for fn in (*STORES, fill_with):
+        for length in (size, size, size + 2):
+            compiled = JITTED[fn] if fn in JITTED else FITTED[fn]
+            assert_matches(fn, {"cuvil": compiled}, np.ones(length, dtype), k)
+
+
+@settings(max_examples=30)
+@given(k=st.one_of(st.sampled_from(FLOATS), st.integers(-(2**63), 2**63 - 1)))
+def test_integer_dtype_constructors_of_python_numbers(k):
+    """`np.int8(300)` and `np.uint64(-1)` are NumPy 2's OverflowError; Numba wrapped them."""
+    for fn in (as_int8, as_uint64, fill_with):
+        args = (np.zeros(2, np.int16), k) if fn is fill_with else (k,)
+        assert_matches(fn, {"cuvil": FITTED[fn]}, *args)

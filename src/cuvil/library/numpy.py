@@ -92,7 +92,7 @@ LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.inplace.inplac
                          "one_element", "nonnegative_dims", "reshapes", "fits_into", "scale", "arange_step",
                          "arange_float_step", "unpacks", "sequence_into_element")),
                      "cuvil.runtime.intrinsics.inplace_value", *(f"cuvil.runtime.elementwise.{n}" for n in (
-                         "broadcast_shape", "numpy_refuses", "python_int_as")),
+                         "broadcast_shape", "numpy_refuses", "python_int_as", "python_float_as")),
                      *(f"cuvil.runtime.pymath.{n}" for n in DOMAINS), *INTO,
                      *(f"cuvil.runtime.pyint.{n}" for n in (*OVERFLOWS, "arm_checked", "power", "lshift", "floordiv",
                                                             "absolute", "to_int", "round_int", "as_index",

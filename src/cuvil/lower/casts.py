@@ -31,7 +31,7 @@ from .again import repeatable
 from .division_into import DivisionInto
 from .exact_comparisons import ExactComparisons
 from .library_results import LibraryResults
-from .python_ints import fitted, needs_fit, weak_int
+from .python_ints import fitted, fitted_call, needs_fit, weak_int
 
 _NATIVE = frozenset({"int64", "float64", "complex128", "bool"})  # what Numba computes Python numbers in
 _NUMPY_SEMANTICS = {"true_divide": "true_divide", "floor_divide": "floor_divide", "remainder": "remainder"}
@@ -131,7 +131,7 @@ class Casts(LibraryResults, DivisionInto, ExactComparisons, cst.CSTTransformer):
             if compare and weak_int(kind) and np.dtype(dtype).kind in "iu":
                 out.append(node)  # NumPy compares a Python int with an integer array by value (no wrap)
             elif needs_fit(source, kind, dtype):
-                out.append(fitted(node, dtype, self.numpy(), self.intrinsic))
+                out.append(fitted(node, kind, dtype, self.numpy(), self.intrinsic))
             elif _needs(kind, dtype, strict):
                 out.append(self._call(node, dtype, isinstance(kind, Array)))
             else:
@@ -211,8 +211,9 @@ class Casts(LibraryResults, DivisionInto, ExactComparisons, cst.CSTTransformer):
         if len(original.targets) == 1 and isinstance(original.targets[0].target, cst.Subscript):
             into = self.types.of(original.targets[0].target)
             dtype = into.dtype if isinstance(into, Scalar | Array) else None
-            if dtype is not None and needs_fit(original.value, self.types.of(original.value), dtype):
-                return updated.with_changes(value=fitted(updated.value, dtype, self.numpy(), self.intrinsic))
+            kind = self.types.of(original.value)
+            if dtype is not None and needs_fit(original.value, kind, dtype):
+                return updated.with_changes(value=fitted(updated.value, kind, dtype, self.numpy(), self.intrinsic))
             return updated
         if len(original.targets) != 1 or not isinstance(original.targets[0].target, cst.Name):
             return updated
@@ -271,9 +272,10 @@ class Casts(LibraryResults, DivisionInto, ExactComparisons, cst.CSTTransformer):
         effect = self.types.calls.effect(original)
         name = effect.name
         positional = [a for a in updated.args if a.keyword is None]
-        rewritten = self.library_call(original, updated, name)
+        rewritten = self.library_call(original, updated, name) or fitted_call(original, updated, self.types,
+                                                                              self.numpy(), self.intrinsic)
         if rewritten is not None:  # NumPy's dtype where Numba's library gives another (lower/library_results.py)
-            return rewritten
+            return rewritten  # or a Python number NumPy converts to an integer dtype first (`a.fill(300)`)
         if name == "cuvil.runtime.intrinsics.py_pow" and self._numpy_scalars(*(a.value for a in original.args)):
             power = self.intrinsic("cuvil.runtime.elementwise", "power")  # NumPy's power for NumPy scalars,
             converted = self._convert([a.value for a in original.args], [a.value for a in updated.args], "power",

@@ -1,38 +1,74 @@
-"""A Python int meeting a NumPy integer of another width: NumPy 2 (NEP 50) converts it to that dtype first and
-refuses one the dtype cannot hold (`int8_array + 300`, `int8_array[0] = 300`: OverflowError "Python integer
-300 out of bounds for int8"), where Numba wraps it. The conversion is runtime/elementwise.python_int_as; an
-integer literal the dtype holds needs none (a check that cannot fail would still keep a parallel loop serial).
+"""A Python int or float meeting a NumPy integer of another width: NumPy 2 (NEP 50) converts it to that dtype
+first and refuses one the dtype cannot hold (`int8_array + 300`, `int8_array[0] = 300`: OverflowError "Python
+integer 300 out of bounds for int8"; `int_array[0] = nan`: ValueError "cannot convert float NaN to integer"),
+where Numba wraps it or stores garbage. A float is truncated first, as `int(x)` would (`a[0] = 2.9` stores 2).
+The conversions are runtime/elementwise.python_int_as and python_float_as; a literal the dtype holds needs
+none (a check that cannot fail would still keep a parallel loop serial). Stores, `.fill(v)` and the integer
+dtypes' constructors (`np.int8(v)`) take them.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import libcst as cst
 import numpy as np
 
-from ..analysis.types import Scalar, Type
+from ..analysis.type_rules import Types
+from ..analysis.types import Array, Scalar, Type
+
+_INTEGERS = frozenset(f"numpy.{t}" for t in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                                             "uint64"))
 
 
 def weak_int(t: Type) -> bool:
     return isinstance(t, Scalar) and t.weak and t.dtype == "int64"
 
 
+def _weak_float(t: Type) -> bool:
+    return isinstance(t, Scalar) and t.weak and t.dtype == "float64"
+
+
 def needs_fit(node: cst.BaseExpression, kind: Type, dtype: str) -> bool:
     """Whether `node`, of type `kind`, must be converted to the integer `dtype` through the check."""
-    return weak_int(kind) and np.dtype(dtype).kind in "iu" and dtype != "int64" and not _literal_fits(node, dtype)
+    if np.dtype(dtype).kind not in "iu" or _literal_fits(node, dtype):
+        return False
+    return weak_int(kind) and dtype != "int64" or _weak_float(kind)
 
 
-def fitted(node: cst.BaseExpression, dtype: str, numpy: str, intrinsic: Callable[[str, str], str]) -> cst.Call:
-    name = intrinsic("cuvil.runtime.elementwise", "python_int_as")
+def fitted(node: cst.BaseExpression, kind: Type, dtype: str, numpy: str,
+           intrinsic: Callable[[str, str], str]) -> cst.Call:
+    name = intrinsic("cuvil.runtime.elementwise", "python_float_as" if _weak_float(kind) else "python_int_as")
     return cst.Call(cst.Name(name), [cst.Arg(node), cst.Arg(cst.Attribute(cst.Name(numpy), cst.Name(dtype)))])
+
+
+def fitted_call(original: cst.Call, updated: cst.Call, types: Types, numpy: str,
+                intrinsic: Callable[[str, str], str]) -> cst.Call | None:
+    """`a.fill(v)` into an integer array, `np.int8(v)`: `v` fitted first (None: nothing to fit)."""
+    name = types.calls.effect(original).name
+    if len(original.args) != 1 or original.args[0].keyword is not None or original.args[0].star:
+        return None
+    if name == ".fill" and isinstance(original.func, cst.Attribute):
+        into = types.of(original.func.value)
+        dtype = into.dtype if isinstance(into, Array) else None
+    else:
+        dtype = name[len("numpy."):] if name in _INTEGERS else None
+    value = original.args[0].value
+    kind = types.of(value)
+    if dtype is None or not needs_fit(value, kind, dtype):
+        return None
+    return updated.with_changes(args=[cst.Arg(fitted(updated.args[0].value, kind, dtype, numpy, intrinsic))])
 
 
 def _literal_fits(node: cst.BaseExpression, dtype: str) -> bool:
     negative = isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus)
     literal = node.expression if negative else node  # type: ignore[attr-defined]
-    if not isinstance(literal, cst.Integer):
+    if not isinstance(literal, cst.Integer | cst.Float):
         return False
-    value = -int(literal.evaluated_value) if negative else int(literal.evaluated_value)
+    number = literal.evaluated_value
+    if isinstance(number, float) and not math.isfinite(number):
+        return False
+    value = -int(number) if negative else int(number)  # a float truncated, as NumPy's store does
     info = np.iinfo(dtype)
     return int(info.min) <= value <= int(info.max)

@@ -16,7 +16,7 @@ from typing import Any
 import numba
 import numpy as np
 from numba import types
-from numba.extending import overload
+from numba.extending import overload, register_jitable
 
 from .messages import NOT_BROADCAST, raise_shapes
 from .where import located
@@ -47,6 +47,15 @@ def python_int_as(value, dtype, at=0):
     if not info.min <= value <= info.max:
         raise OverflowError(f"Python integer {value} out of bounds for {np.dtype(dtype).name}")
     return dtype(value)
+
+
+def python_float_as(value, dtype, at=0):
+    """A Python float stored into a NumPy integer array (or given to its dtype's constructor): NumPy 2 takes
+    `int(value)` (ValueError for nan, OverflowError for infinities) and refuses what the dtype cannot hold."""
+    whole = int(value)
+    if not -2**63 <= whole < (2**64 if np.dtype(dtype) == np.uint64 else 2**63):
+        raise OverflowError(_TOO_LARGE)
+    return python_int_as(whole, dtype)
 
 
 def fmod(a, b):
@@ -144,6 +153,9 @@ def _raise_int_out_of_bounds(value, dtype, at):
 
 
 _INT_NAMES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+_NAN = "cannot convert float NaN to integer"
+_INFINITY = "cannot convert float infinity to integer"
+_TOO_LARGE = "Python int too large to convert to C long"
 
 
 @numba.njit("void(int64, int64, int64)", cache=True)
@@ -164,6 +176,44 @@ def _python_int_as(value, dtype, at=0):
         if value < low or value > high:
             _int_out_of_bounds(np.int64(value), np.int64(name), np.int64(at))
         return dtype(value)
+
+    return impl
+
+
+@register_jitable
+def _float_not_int(value, at):
+    """int(value) fails: CPython's ValueError or OverflowError (constant words, no object mode needed)."""
+    if value != value:
+        if at:
+            raise ValueError(_NAN, at)
+        raise ValueError(_NAN)
+    if value == np.inf or value == -np.inf:
+        if at:
+            raise OverflowError(_INFINITY, at)
+        raise OverflowError(_INFINITY)
+    if at:
+        raise OverflowError(_TOO_LARGE, at)
+    raise OverflowError(_TOO_LARGE)
+
+
+@overload(python_float_as, jit_options={"nogil": True})
+def _python_float_as(value, dtype, at=0):
+    target = np.dtype(str(dtype.dtype if isinstance(dtype, types.NumberClass) else dtype))
+    info = np.iinfo(target)
+    low, high = int(info.min), int(info.max)
+    name = _INT_NAMES.index(target.name)
+    top = 18446744073709551616.0 if target == np.uint64 else 9223372036854775808.0  # int() beyond: too large
+
+    def impl(value, dtype, at=0):
+        whole = np.trunc(value)
+        if not -9223372036854775808.0 <= whole < top:  # nan and infinities fail this too
+            _float_not_int(value, at)
+        if whole >= 9223372036854775808.0:  # uint64 only: above int64
+            return dtype(np.uint64(whole))
+        exact = np.int64(whole)
+        if exact < low or exact > high:
+            _int_out_of_bounds(exact, np.int64(name), np.int64(at))
+        return dtype(exact)
 
     return impl
 
