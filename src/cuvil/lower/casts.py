@@ -273,7 +273,7 @@ class Casts(LibraryResults, DivisionInto, ExactComparisons, cst.CSTTransformer):
         name = effect.name
         positional = [a for a in updated.args if a.keyword is None]
         rewritten = self.library_call(original, updated, name) or fitted_call(original, updated, self.types,
-                                                                              self.numpy(), self.intrinsic)
+                                                                              self.numpy, self.intrinsic)
         if rewritten is not None:  # NumPy's dtype where Numba's library gives another (lower/library_results.py)
             return rewritten  # or a Python number NumPy converts to an integer dtype first (`a.fill(300)`)
         if name == "cuvil.runtime.intrinsics.py_pow" and self._numpy_scalars(*(a.value for a in original.args)):

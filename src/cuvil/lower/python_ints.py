@@ -43,9 +43,10 @@ def fitted(node: cst.BaseExpression, kind: Type, dtype: str, numpy: str,
     return cst.Call(cst.Name(name), [cst.Arg(node), cst.Arg(cst.Attribute(cst.Name(numpy), cst.Name(dtype)))])
 
 
-def fitted_call(original: cst.Call, updated: cst.Call, types: Types, numpy: str,
+def fitted_call(original: cst.Call, updated: cst.Call, types: Types, numpy: Callable[[], str],
                 intrinsic: Callable[[str, str], str]) -> cst.Call | None:
-    """`a.fill(v)` into an integer array, `np.int8(v)`: `v` fitted first (None: nothing to fit)."""
+    """`a.fill(v)` into an integer array, `np.int8(v)`: `v` fitted first (None: nothing to fit). `numpy()` names
+    NumPy in the generated module (and imports it: called only when needed)."""
     name = types.calls.effect(original).name
     if len(original.args) != 1 or original.args[0].keyword is not None or original.args[0].star:
         return None
@@ -58,7 +59,7 @@ def fitted_call(original: cst.Call, updated: cst.Call, types: Types, numpy: str,
     kind = types.of(value)
     if dtype is None or not needs_fit(value, kind, dtype):
         return None
-    return updated.with_changes(args=[cst.Arg(fitted(updated.args[0].value, kind, dtype, numpy, intrinsic))])
+    return updated.with_changes(args=[cst.Arg(fitted(updated.args[0].value, kind, dtype, numpy(), intrinsic))])
 
 
 def _literal_fits(node: cst.BaseExpression, dtype: str) -> bool:
