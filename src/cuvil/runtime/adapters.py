@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import CuvilTypeError
+from ..errors import CuvilTypeError, CuvilWarning
+from .where import warn_at_caller
 
 # The dtypes Numba's CPU target computes in (float16 passes as `Half`); longdouble, datetimes, strings,
 # objects and records have no compiled meaning here.
@@ -162,6 +163,7 @@ def prepare(args: Sequence[object], names: Sequence[str],
     from_torch = False
     out = []
     seen: dict[int, object] = {}  # one object passed twice stays one object (one view, one device copy)
+    tensors: list[tuple[object, object]] = []  # (the view compiled code gets, the caller's tensor)
     for i, value in enumerate(args):
         if id(value) in seen and not isinstance(value, int | float | complex):
             out.append(seen[id(value)])
@@ -175,7 +177,15 @@ def prepare(args: Sequence[object], names: Sequence[str],
         seen[id(value)] = converted
         out.append(converted)
         from_torch |= t
-    return tuple(out), (_to_torch if from_torch else unchanged)
+        if t:
+            tensors += _pairs(converted, value)
+    return tuple(out), (_ToTorch(tensors) if from_torch else unchanged)
+
+
+def _pairs(converted: object, value: object) -> list[tuple[object, object]]:
+    if isinstance(value, tuple) and isinstance(converted, tuple):
+        return [p for c, v in zip(converted, value) for p in _pairs(c, v)]
+    return [(converted, value)] if isinstance(converted, np.ndarray) else []
 
 
 def _on_gpu(value: object) -> object | None:
@@ -311,11 +321,29 @@ def unchanged(result: object) -> object:
     return result
 
 
-def _to_torch(result: object) -> object:
-    if isinstance(result, np.ndarray):
-        if any(s < 0 for s in result.strides):  # a reversed view: torch has no negative strides, so a copy
-            result = result.copy()
-        return _torch().from_numpy(result)
-    if isinstance(result, tuple):
-        return tuple(_to_torch(r) for r in result)
-    return result
+class _ToTorch:
+    """Results back as torch tensors. A tensor argument returned is the caller's own tensor (Numba gives back
+    the very view it was passed): the same object, with its autograd state. Anything else is a new tensor over
+    the result's memory, which autograd never saw: where an argument requires grad (and grad mode is on), a
+    warning says so instead of handing back a detached result in silence."""
+
+    def __init__(self, tensors: list[tuple[object, object]]):
+        self.tensors = tensors
+        torch = _torch()
+        self.tracked = torch.is_grad_enabled() and any(getattr(t, "requires_grad", False) for _, t in tensors)
+
+    def __call__(self, result: object) -> object:
+        if isinstance(result, np.ndarray):
+            own = next((tensor for view, tensor in self.tensors if view is result), None)
+            if own is not None:
+                return own
+            if self.tracked:
+                warn_at_caller("a tensor this function returns was computed from tensors that require grad, and "
+                               "compiled code is invisible to autograd: it does not require grad (call it under "
+                               "torch.no_grad(), or pass .detach()ed tensors, to say that is meant)", CuvilWarning)
+            if any(s < 0 for s in result.strides):  # a reversed view: torch has no negative strides, so a copy
+                result = result.copy()
+            return _torch().from_numpy(result)
+        if isinstance(result, tuple):
+            return tuple(self(r) for r in result)
+        return result

@@ -19,12 +19,11 @@ import dataclasses
 import os
 import shutil
 import stat
-import sys
 import tempfile
-import warnings
 from pathlib import Path
 
 from ..errors import CacheWarning
+from .where import warn_at_caller
 
 
 @dataclasses.dataclass(frozen=True)
@@ -162,12 +161,6 @@ def _ours(info: os.stat_result) -> bool:
     return info.st_uid in (os.geteuid(), 0)
 
 
-_PACKAGE = str(Path(__file__).resolve().parent.parent)
-
-
 def warn(message: str) -> None:
     """A `CacheWarning` shown at the user's line that called into Cuvil, however deep the cache code is."""
-    frame, level = sys._getframe(0), 1
-    while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE):
-        frame, level = frame.f_back, level + 1
-    warnings.warn(message, CacheWarning, stacklevel=level)
+    warn_at_caller(message, CacheWarning)

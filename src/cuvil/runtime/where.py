@@ -16,11 +16,24 @@ from __future__ import annotations
 import functools
 import linecache
 import os
+import sys
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 Origin = tuple[str, int] | None
 _RUNTIME = os.path.dirname(os.path.abspath(__file__))  # the helpers' own files: a frame there is a helper's raise
+_PACKAGE = os.path.dirname(_RUNTIME)
+
+
+def warn_at_caller(message: str, category: type[Warning]) -> None:
+    """`category(message)` shown at the user's line that called into Cuvil, however deep the calling code is
+    (a frame of the package, or of a dispatcher's generated call entry, is not the user's)."""
+    frame, level = sys._getframe(1), 2
+    while frame.f_back is not None and (frame.f_code.co_filename.startswith(_PACKAGE)
+                                        or frame.f_code.co_filename.startswith("<cuvil ")):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)
 
 
 def located(kind: type[BaseException], message: str, at: int) -> BaseException:
