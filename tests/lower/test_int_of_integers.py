@@ -4,6 +4,8 @@ negative int)."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -52,3 +54,26 @@ def test_int_of_an_element_is_pythons_int(dtype, data):
             got = JITTED[fn](arr)
             assert type(got) is int and got == expected, (fn.__name__, arr, got)
     assert_matches(first, {"cuvil": JITTED[first]}, np.array([5], dtype))
+
+
+def floor_of(a):
+    return math.floor(a[0])
+
+
+def ceil_of(a):
+    return math.ceil(a[0])
+
+
+ROUNDED = {f: cuvil.jit(f) for f in (floor_of, ceil_of)}
+
+
+@settings(max_examples=30)
+@given(dtype=st.sampled_from(DTYPES[:-2]), data=st.data())
+def test_floor_and_ceil_of_an_integer_element_are_python_ints(dtype, data):
+    """CPython's `math.floor(np.uint8(200))` is the int 200; Numba's was an np.uint64."""
+    info = np.iinfo(dtype)
+    a = np.array([data.draw(st.integers(int(info.min), int(info.max)))], dtype)
+    for fn, jitted in ROUNDED.items():
+        for arr in (a, a, np.concatenate([a, a])):
+            got, want = jitted(arr), fn(arr)
+            assert type(got) is type(want) is int and got == want, (fn.__name__, arr, got)

@@ -3,6 +3,7 @@
     x[:1].item() * 10      →  np.int64(x[:1].item()) * 10  # Numba: the array's uint8 (88 * 10 wrapped to 112)
     abs(flag)              →  abs(np.int64(flag))          # Numba: int8; Python: an int
     int(a[0])              →  np.int64(a[0])               # Numba: a[0]'s int8 (uint64: to_int, checked)
+    math.floor(a[0])       →  np.int64(a[0])               # Numba: a uint8's floor is an np.uint64
     np.zeros(n, dtype=int) →  np.zeros(n, dtype=np.int64)  # Numba: "No implementation of function zeros"
 
 (Numba's own `int(x)` keeps a uint8 x a uint8: the conversions name their dtype.)
@@ -24,6 +25,7 @@ from ..analysis.types import Array, Scalar
 
 _DTYPES = {"int": "int64", "float": "float64", "bool": "bool_", "complex": "complex128"}
 _CONVERSION = {"i": "int64", "u": "int64", "f": "float64", "c": "complex128"}  # by NumPy's dtype kind
+_TO_INT = frozenset({"int", "math.floor", "math.ceil"})  # each a Python int of an integer
 
 
 class PythonScalars(cst.CSTTransformer):
@@ -47,7 +49,7 @@ class PythonScalars(cst.CSTTransformer):
                 and self.types.of(original.args[0].value) == Scalar("bool", True):
             return updated.with_changes(args=[cst.Arg(self._convert("int64", updated.args[0].value))])
         name = self.types.calls.effect(original).name
-        if name == "int" and len(original.args) == 1 and original.args[0].keyword is None:
+        if name in _TO_INT and len(original.args) == 1 and original.args[0].keyword is None:  # of an integer: int()
             argument = self.types.of(original.args[0].value)
             if isinstance(argument, Scalar) and argument.dtype == "uint64":  # beyond int64: Python's int is wider
                 return cst.Call(cst.Name(self.intrinsic("cuvil.runtime.pyint", "to_int")), [updated.args[0]])
@@ -76,7 +78,7 @@ def wanted(fn: cst.FunctionDef) -> bool:
     class Find(cst.CSTVisitor):
         def visit_Name(self, node: cst.Name) -> None:
             nonlocal found
-            found = found or node.value in _DTYPES or node.value in ("abs", "item")
+            found = found or node.value in _DTYPES or node.value in ("abs", "item", "floor", "ceil")
 
     fn.body.visit(Find())
     return found
