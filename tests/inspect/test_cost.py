@@ -103,5 +103,5 @@ def test_intensity_and_printing():
     found, params = _cost("gelu", True)
     (region,) = [r for r in found.regions if r.flops.terms]
     assert region.intensity(symbol_values(region.flops.symbols, params)) == 9 / 8
-    line = "  r1 ParallelNest L17-L19: 9*x.shape[0] FLOPs; 4*x.shape[0] / 4*x.shape[0] bytes"
+    line = "  r2 ParallelNest L17-L19: 9*x.shape[0] FLOPs; 4*x.shape[0] / 4*x.shape[0] bytes"  # r1: the checked copy
     assert str(found).splitlines()[1] == line

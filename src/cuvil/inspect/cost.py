@@ -209,10 +209,8 @@ class _Model(Extents):
                 body = self.loop(stmt, trips, stmt.body.body, test=stmt.test)
                 body.exact = False
                 out.add(body)
-            elif isinstance(stmt, cst.If) and isinstance(stmt.orelse, cst.Else) \
-                    and any(re.fullmatch(r"outside(_\d+)?", callee(c)) for c in all_nodes(stmt.test)
-                            if isinstance(c, cst.Call)):  # lower/checks.py's checked copy: it runs only to raise
-                out.add(self.walk(stmt.orelse.body.body))
+            elif isinstance(stmt, cst.If) and _checked_copy(stmt):
+                out.add(self.walk(stmt.orelse.body.body))  # type: ignore[union-attr]
             elif isinstance(stmt, cst.If):
                 out.flops = out.flops + Poly.const(self.ops(stmt.test))
                 branches = self.walk(stmt.body.body)
@@ -287,7 +285,9 @@ class _Model(Extents):
                         mean = (start + stop - 1) * Poly.const(Fraction(1, 2))
                 elif isinstance(header, cst.While):
                     trips, exact = Poly.symbol(f"trips(L{origin_of(header) or 0})"), False
-                if isinstance(header, cst.If):
+                if isinstance(header, cst.If) and _checked_copy(header):
+                    inner = self.regions(r.orelse, times, exact)
+                elif isinstance(header, cst.If):
                     inner = self.regions(r.body, times, exact)
                     other = self.regions(r.orelse, times, exact)
                     if not _same_regions(inner, other):  # one of them runs: the sum is an upper bound
@@ -328,6 +328,13 @@ class _Model(Extents):
 
 _AUGMENTED = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign, cst.FloorDivideAssign,
               cst.ModuloAssign, cst.PowerAssign)
+
+
+def _checked_copy(stmt: cst.If) -> bool:
+    """lower/checks.py's `if <an index outside its axis>: <the loop checked at every access> else: <the loop>`:
+    the copy runs only to raise, so only the loop counts."""
+    return isinstance(stmt.orelse, cst.Else) and any(
+        isinstance(c, cst.Call) and re.fullmatch(r"outside(_\d+)?", callee(c)) for c in all_nodes(stmt.test))
 
 
 def _same(a: _Walk, b: _Walk) -> bool:
