@@ -36,7 +36,7 @@ from .frontend.source import Source
 from .lower import returns
 from .lower.plan import ParallelNest, Plan
 from .lower.program import Program, lower_program
-from .normalize.names import Rename, all_names
+from .normalize.names import Rename, all_names, assigned_names
 from .normalize.origins import origin_of
 from .normalize.pipeline import Normalized
 from .options import Options
@@ -232,7 +232,8 @@ class _Module:
         return found
 
     def python_pow(self, function: cst.FunctionDef) -> cst.FunctionDef:
-        rewrite = PythonPow(self.intrinsic("py_pow", function, used=False))
+        local = {p.name.value for p in function.params.params} | assigned_names(function.body)
+        rewrite = PythonPow(self.intrinsic("py_pow", function, used=False), "pow" not in set(self.names) | local)
         out = function.visit(rewrite)
         assert isinstance(out, cst.FunctionDef)
         if rewrite.used:

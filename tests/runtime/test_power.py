@@ -9,11 +9,12 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import cuvil
+from cuvil.testing import assert_matches
 from tests.helpers import define
 from tests.runtime.inplace_helpers import check_args
 
@@ -90,3 +91,31 @@ def test_scalar_powers_match_python_where_its_type_is_static(base, exp):
             _POW(base, exp)
         return
     check_args(_POW, base, exp, rtol=_ULPS)
+
+
+def _builtin_pow(a, b):
+    return pow(a, b)
+
+
+def _operator(a, b):
+    return a ** b
+
+
+BUILTIN = cuvil.jit(_builtin_pow)
+
+
+@settings(max_examples=40)
+@given(a=st.one_of(st.integers(1, 5), st.floats(0.5, 3)), b=st.sampled_from(
+    [np.uint8(200), np.int8(-100), np.int8(3), np.int32(5), np.float32(2.0), np.float64(0.5), 3, -2, 2.5]))
+def test_the_builtin_pow_is_the_operator(a, b):
+    """CPython's `pow(a, b)` is `a ** b`: NumPy's power for NumPy scalars (`pow(3, np.uint8(200))` wraps in
+    uint8; Numba's pow gave 6627890308811632801), Python's for Python numbers; value, type and exception."""
+    for args in ((a, b), (b, a)):
+        negative_fractional = type(args[0]) in (int, float) and args[0] < 0 and type(args[1]) is float \
+            and not args[1].is_integer()
+        if negative_fractional or all(type(x) is int for x in args) and args[1] < 0:  # documented ValueErrors
+            with pytest.raises(ValueError, match="in Python"):
+                BUILTIN(*args)
+            continue
+        assert_matches(_builtin_pow, {"cuvil": BUILTIN}, *args)
+        assert_matches(_operator, {"cuvil": BUILTIN}, *args)

@@ -38,12 +38,22 @@ class FunctionUnit:
 
 class PythonPow(cst.CSTTransformer):
     """`a ** b` → `py_pow(a, b)` (runtime/intrinsics.py) unless the exponent is a literal Numba gets right
-    (`x ** 2` stays as written). `a **= b` is codegen/updates.py's: it updates an array in place."""
+    (`x ** 2` stays as written). `a **= b` is codegen/updates.py's: it updates an array in place. The builtin
+    `pow(a, b)` (`builtin`: the name is not rebound) is CPython's `a ** b`, and becomes it first: Numba's own
+    pow computed NumPy scalars as Python ints (`pow(3, np.uint8(200))` did not wrap)."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, builtin: bool = False):
         super().__init__()
-        self.name = name
+        self.name, self.builtin = name, builtin
         self.used = False
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if not (self.builtin and isinstance(updated.func, cst.Name) and updated.func.value == "pow"
+                and len(updated.args) == 2 and all(a.keyword is None and not a.star for a in updated.args)):
+            return updated
+        base, exponent = (_atom(a.value) for a in updated.args)
+        power = cst.BinaryOperation(base, cst.Power(), exponent, lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        return self.leave_BinaryOperation(power, power)
 
     def leave_BinaryOperation(
         self, original: cst.BinaryOperation, updated: cst.BinaryOperation
@@ -53,6 +63,13 @@ class PythonPow(cst.CSTTransformer):
         self.used = True
         call = cst.Call(cst.Name(self.name), [cst.Arg(updated.left), cst.Arg(updated.right)])
         return call.with_changes(lpar=updated.lpar, rpar=updated.rpar)
+
+
+def _atom(node: cst.BaseExpression) -> cst.BaseExpression:
+    """`node` as an operand of `**`: in parentheses unless it binds tighter (`pow(-2, 2)` is `(-2) ** 2`)."""
+    if isinstance(node, cst.Name | cst.Integer | cst.Float | cst.Call | cst.Subscript | cst.Attribute) or node.lpar:
+        return node
+    return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
 def print_plan(plan: Plan, runtime: Callable[[str, str], str]) -> cst.FunctionDef:

@@ -2,7 +2,7 @@
 
     y ** 2          →  py_pow(y, 2)           # y a Python float: 1e200 ** 2 raises OverflowError, not inf
     y **= 400.0     →  y = py_pow(y, 400.0)
-    pow(y, e)       →  py_pow(y, e)           # the builtin: Numba's gives inf, and 2 ** -1 == 0
+    pow(y, e)       →  y ** e                 # the builtin (codegen/cpu.py's PythonPow), then as `**`
     math.pow(x, y)  →  math_pow(x, y)         # "math domain error" / "math range error", where Numba is silent
     k ** 3          →  k * k * k              # k a Python int: each product checked (lower/overflow.py)
     2 ** 100        →  py_pow(2, 100)         # an int power that does not fit: OverflowError, not 0
@@ -50,13 +50,12 @@ class PythonPowers(cst.CSTTransformer):
         super().__init__()
         self.types, self.intrinsic, self.ints = types, intrinsic, ints
 
-    def _wanted(self, base: cst.BaseExpression, exp: cst.BaseExpression, builtin: bool = False) -> bool:
-        """Both operands are Python numbers, and Python's meaning differs from Numba's for some value (the
-        builtin `pow` of ints: `pow(2, -1)` is 0.5, Numba's 0, whatever `overflow` says)."""
+    def _wanted(self, base: cst.BaseExpression, exp: cst.BaseExpression) -> bool:
+        """Both operands are Python numbers, and Python's meaning differs from Numba's for some value."""
         kinds = (self.types.of(base), self.types.of(exp))
         if not all(k in _REAL for k in kinds):
             return False
-        if FLOAT in kinds or builtin:
+        if FLOAT in kinds:
             return True
         return self.ints and not _fits(base, exp)
 
@@ -96,16 +95,11 @@ class PythonPowers(cst.CSTTransformer):
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         name = self.types.calls.effect(original).name
         args = original.args
-        if name not in ("pow", "math.pow") or len(args) != 2 or any(a.keyword is not None or a.star for a in args):
-            return updated
-        if name == "math.pow":  # CPython converts any real number to a float (NumPy's scalars too)
-            if not all(_real(self.types.of(a.value)) for a in args):
-                return updated
-            return updated.with_changes(func=cst.Name(self.intrinsic(MODULE, "math_pow")))
-        if not self._wanted(args[0].value, args[1].value, builtin=True):
-            return updated
-        return _keep(self._power(updated.args[0].value, updated.args[1].value, (args[0].value, args[1].value)),
-                     updated)
+        if name != "math.pow" or len(args) != 2 or any(a.keyword is not None or a.star for a in args):
+            return updated  # (the builtin `pow(a, b)` is `a ** b` by now: codegen/cpu.py's PythonPow)
+        if not all(_real(self.types.of(a.value)) for a in args):  # CPython converts any real number to a float
+            return updated  # (NumPy's scalars too)
+        return updated.with_changes(func=cst.Name(self.intrinsic(MODULE, "math_pow")))
 
 
 def _keep(power: cst.BaseExpression, updated: cst.BaseExpression) -> cst.BaseExpression:
