@@ -147,6 +147,7 @@ class _Module:
             function = self.bind_defaults(fn, front.function, source)
             renames = self.resolve(fn, function, source)
             function = function.visit(Rename(renames)) if renames else function  # type: ignore[assignment]
+            function = self.module_callees(fn, function, renames)
             function = self.specialize(function, source, entry=not self.units)
             function = self.python_pow(function)
         self.units.append(FunctionUnit(self.emitted[fn], function, source.filename, False))
@@ -318,6 +319,31 @@ class _Module:
             if module_name != name:
                 renames[name] = module_name
         return renames
+
+    def module_callees(self, fn: types.FunctionType, tree: cst.FunctionDef, renames: dict[str, str]) \
+            -> cst.FunctionDef:
+        """`mod.helper(x)`, `helper` a plain (or `cuvil.jit`) function of a module `fn` reads: called as a helper,
+        as after `from mod import helper` (Numba knows no attribute `helper` of a module)."""
+        free, originals = free_names(tree), self.originals.get(fn, {})
+        back = {new: old for old, new in renames.items()}
+        module = self
+
+        class Callees(cst.CSTTransformer):
+            def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+                func = updated.func
+                if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+                        and func.value.value in free):
+                    return updated
+                name = back.get(func.value.value, func.value.value)
+                owner = lookup(fn, originals.get(name, name))
+                value = getattr(owner, func.attr.value, None) if isinstance(owner, types.ModuleType) else None
+                binding = bind(value) if value is not None else None
+                if not isinstance(binding, Callee):
+                    return updated
+                called = module.add_function(binding.function, (*module.paths[fn], name, func.attr.value))
+                return updated.with_changes(func=cst.Name(called))
+
+        return cst.ensure_type(tree.visit(Callees()), cst.FunctionDef)
 
     @staticmethod
     def _line_of(tree: cst.FunctionDef, node: cst.Name, source: Source) -> int:
