@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 import libcst as cst
 
 from ..normalize.names import bound_names
-from .build import CFG
+from .build import CFG, statements
 from .uses import binds, reads
 
 
@@ -78,14 +78,14 @@ def live_after_loops(body: Sequence[cst.BaseStatement]) -> dict[int, frozenset[s
             -> frozenset[str]:
         header = frozenset(n.value for n in reads(stmt))
         if isinstance(stmt, cst.If):
-            orelse = block(stmt.orelse.body.body, live, exits) if isinstance(stmt.orelse, cst.Else) else live
-            return header | block(stmt.body.body, live, exits) | orelse  # type: ignore[attr-defined]
+            orelse = block(statements(stmt.orelse.body), live, exits) if isinstance(stmt.orelse, cst.Else) else live
+            return header | block(statements(stmt.body), live, exits) | orelse
         if isinstance(stmt, cst.For | cst.While):
             after[id(stmt)] = live
             target = bound_names(stmt.target) if isinstance(stmt, cst.For) else set()
             top = live | header if isinstance(stmt, cst.While) else live  # where each iteration starts
             while True:  # the body's reads reach the top again: to a fixed point
-                inner = block(stmt.body.body, top, (live, top)) - target  # type: ignore[attr-defined]
+                inner = block(statements(stmt.body), top, (live, top)) - target
                 grown = top | inner
                 if grown == top:
                     return header | top

@@ -167,12 +167,12 @@ class BoundsChecks(cst.CSTTransformer):
         loop = self.loops.pop()
         line = origin_of(original)
         checked = self.checked(updated) if loop.tests or loop.unchecked else updated
-        result: cst.BaseStatement = cst.ensure_type(updated.visit(Unchecked(loop.fast)), cst.For) if loop.fast \
-            else updated
+        fast = cst.ensure_type(updated.visit(Unchecked(loop.fast)), cst.For) if loop.fast else updated
+        result: cst.BaseStatement = fast
         if loop.unchecked:
             assert loop.range is not None
             reads = [(source, _dim(array, axis)) for source, array, axis in loop.indirect]
-            result = with_origin(versioned(result, loop.unchecked, loop.range, reads, loop.writes or [],
+            result = with_origin(versioned(fast, loop.unchecked, loop.range, reads, loop.writes or [],
                                            self.intrinsic), line)
         if loop.tests:
             assert loop.nonempty is not None

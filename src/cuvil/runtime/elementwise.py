@@ -19,6 +19,7 @@ from numba import types
 from numba.extending import overload, register_jitable
 
 from .messages import NOT_BROADCAST, raise_shapes
+from .pyint import nonfinite
 from .where import located
 
 _NUMPY: Any = {"error_model": "numpy", "nogil": True}
@@ -153,8 +154,6 @@ def _raise_int_out_of_bounds(value, dtype, at):
 
 
 _INT_NAMES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
-_NAN = "cannot convert float NaN to integer"
-_INFINITY = "cannot convert float infinity to integer"
 _TOO_LARGE = "Python int too large to convert to C long"
 
 
@@ -182,15 +181,8 @@ def _python_int_as(value, dtype, at=0):
 
 @register_jitable
 def _float_not_int(value, at):
-    """int(value) fails: CPython's ValueError or OverflowError (constant words, no object mode needed)."""
-    if value != value:
-        if at:
-            raise ValueError(_NAN, at)
-        raise ValueError(_NAN)
-    if value == np.inf or value == -np.inf:
-        if at:
-            raise OverflowError(_INFINITY, at)
-        raise OverflowError(_INFINITY)
+    """int(value) fails, or NumPy cannot take the int: CPython's ValueError or OverflowError."""
+    nonfinite(value, at)
     if at:
         raise OverflowError(_TOO_LARGE, at)
     raise OverflowError(_TOO_LARGE)

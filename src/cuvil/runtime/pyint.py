@@ -267,7 +267,8 @@ _TOO_BIG = 9.223372036854775807e18  # 2**63 as a float: every float below it in 
 
 
 @register_jitable(nogil=True)
-def _checked_int(x, at):
+def nonfinite(x, at):
+    """CPython's error for `int(x)` of a NaN or an infinity (nothing for a finite x)."""
     if x != x:
         if at:
             raise ValueError("cannot convert float NaN to integer", at)
@@ -276,6 +277,11 @@ def _checked_int(x, at):
         if at:
             raise OverflowError("cannot convert float infinity to integer", at)
         raise OverflowError("cannot convert float infinity to integer")
+
+
+@register_jitable(nogil=True)
+def _checked_int(x, at):
+    nonfinite(x, at)
     if not -_TOO_BIG <= x < _TOO_BIG:
         if at:
             raise OverflowError(MESSAGE, at)
