@@ -108,3 +108,14 @@ def test_no_numpy_int_min_case_is_lost_in_place():
             low = np.iinfo(dtype).min
             assert_like_numpy(f, np.array([low, 7, low], dtype), np.array([-1, -1, 3], dtype))
             assert_like_numpy(f, np.array([low], dtype), np.dtype(dtype).type(-1))
+
+
+def test_no_int_min_case_kills_the_process_through_a_view():
+    """`c[0] %= b` of rows of an np.stack (a SIGFPE killed the test process: np.stack was untyped, so the update
+    fell to Numba's array `%=`): every view form, every signed width, INT_MIN by -1 and by 0."""
+    for form in VIEWS:
+        f = jitted(VIEWS[form])
+        for dtype in ("int8", "int16", "int32", "int64"):
+            low = np.iinfo(dtype).min
+            for divisor in (-1, 0):
+                assert_like_numpy(f, np.array([low, 7, low], dtype), np.array([divisor, -1, 3], dtype))

@@ -18,6 +18,7 @@ _INDICES, _LOGICAL = library.named("index"), library.named("logical")
 _ALLOCATE = library.named("allocate") - {"full"}  # full's dtype comes from its fill value
 _LIKE = library.named("like")
 _VIEWS = library.named("view") | {"flatten", "copy", "conj", "conjugate"}
+_JOINS = frozenset({"stack", "concatenate", "vstack", "hstack"})  # a tuple of arrays joined into a new one
 _CLIP: np.ufunc = np._core.umath.clip  # type: ignore[attr-defined]  # np.clip is this three-input ufunc: its resolution is NumPy's dtype (NEP 50)
 _PYTHON_KINDS = {"b": "bool", "i": "int64", "u": "int64", "f": "float64", "c": "complex128"}  # item()'s type
 
@@ -144,6 +145,12 @@ class NumpyRules:
             return Array(dtype, 1)
         if name == "linspace":
             return Array("float64", 1)
+        if name in _JOINS and isinstance(first, Tuple) and first.items \
+                and all(isinstance(t, Array) for t in first.items):  # NumPy promotes the arrays' dtypes
+            items = [t for t in first.items if isinstance(t, Array)]
+            ndim = max(t.ndim for t in items)
+            dtype = np.result_type(*(np.dtype(t.dtype) for t in items)).name
+            return Array(dtype, {"stack": ndim + 1, "vstack": max(ndim, 2), "hstack": max(ndim, 1)}.get(name, ndim))
         if name in ("reshape",) and len(args) == 2 and isinstance(first, Array):
             ndim = _ndim_of_shape(self.of(args[1]))
             return Array(first.dtype, ndim) if ndim is not None else UNKNOWN
