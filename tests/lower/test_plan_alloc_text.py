@@ -29,7 +29,8 @@ def test_the_plan_spells_each_allocation_as_numpy_spells_its_shape():
               if " Alloc " in line]
     assert allocs == ["out: float64(n, 3)", "flags: int8(n,)"]
     first = make.__code__.co_firstlineno  # and each region names the user's lines it covers
-    where = [line.split("#")[1].strip() for line in str(jitted.source("plan")).splitlines()[1:] if line.strip()]
-    # each allocation follows the check of its dims (n may be negative: lower/library_raises.py), at its line
+    where = [line.split("#")[1].strip() for line in str(jitted.source("plan")).splitlines()[1:] if "#" in line]
+    # each allocation follows the check of its dims (n may be negative: lower/library_raises.py), at its line;
+    # the loop is the test of its indices (lower/checks.py), its checked copy and the parallel nest
     assert where == [f"L{first + 1}", f"L{first + 1}", f"L{first + 2}", f"L{first + 2}", f"L{first + 3}-L{first + 5}",
-                     f"L{first + 3}-L{first + 5}", f"L{first + 6}"]
+                     f"L{first + 3}-L{first + 5}", f"L{first + 3}-L{first + 5}", f"L{first + 6}"]

@@ -26,5 +26,5 @@ def test_a_nest_names_its_extent_and_each_reductions_operator_and_dtype():
     assert jitted(x, 8) == (70.0, 40320.0)
     nests = [line.strip() for line in str(jitted.source("plan")).splitlines() if "ParallelNest" in line]
     assert len(nests) == 1
-    assert nests[0].startswith("r1 ParallelNest i in range(1, n); reduce p * float64, s + float64; private t; "
-                               "reads x; writes -")
+    assert nests[0].split(" ", 1)[1].startswith("ParallelNest i in range(1, n); reduce p * float64, s + float64; "
+                                                "private t; reads x; writes -")  # after its region id

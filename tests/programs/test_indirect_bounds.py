@@ -131,8 +131,9 @@ def test_idx_that_the_loop_writes_is_read_as_written():
 
 
 def test_the_loop_is_copied_once_checked_once_not():
-    JITTED[gather](np.arange(3.0), np.array([0, 1]), np.zeros(2))
-    kernel = JITTED[gather].source("kernel")
+    jitted = cuvil.jit(gather)  # its own: the first variant (static lengths: out[i] is in bounds by them)
+    jitted(np.arange(3.0), np.array([0, 1]), np.zeros(2))
+    kernel = jitted.source("kernel")
     assert kernel.count("for i in range(") == 2 and kernel.count("index(idx[i], a.shape[0], 0, at=20)") == 1
     assert "if within(idx, 0, " in kernel and "not overlaps(idx, out)" in kernel
     unchecked = cuvil.jit(gather, boundscheck=False)

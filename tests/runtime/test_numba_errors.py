@@ -96,7 +96,7 @@ def test_run_time_not_implemented_error_is_a_type_error_at_the_line():
 
 @pytest.mark.parametrize(("dtype", "want"), [
     (np.float32, np.float32), (np.int32, np.int32), (np.uint8, np.uint8), (np.complex64, np.complex64),
-    (np.float64, float), (np.int64, int), (np.bool_, bool),
+    (np.float64, float), (np.int64, int), (np.bool_, np.bool_),
 ])
 def test_scalar_results_keep_their_numpy_type(dtype, want):
     """Numba boxes every scalar as a Python number; NumPy's answer keeps the dtype (cuvil.testing's rule)."""
