@@ -17,6 +17,7 @@ from .dims import Array
 from .errors import (
     CacheWarning,
     CuvilError,
+    CuvilIndexError,
     CuvilInternalError,
     CuvilShapeError,
     CuvilSyntaxError,
@@ -34,6 +35,7 @@ __all__ = [
     "CacheWarning",
     "CuvilError",
     "CuvilInternalError",
+    "CuvilIndexError",
     "CuvilShapeError",
     "CuvilSyntaxError",
     "CuvilTypeError",

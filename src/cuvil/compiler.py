@@ -28,8 +28,8 @@ from .cfg.uses import reads
 from .codegen.bindings import Binding, Callee, Import, Injected, Literal, bind
 from .codegen.cpu import FunctionUnit, PythonPow, line_map, module_source, print_plan
 from .codegen.specialize import StaticDims
-from .codegen.updates import InplaceUpdates, ufunc_arity
-from .errors import CuvilError, CuvilInternalError, CuvilShapeError, CuvilSyntaxError, CuvilTypeError
+from .codegen.updates import INTRINSICS, InplaceUpdates, ufunc_arity
+from .errors import CuvilError, CuvilIndexError, CuvilInternalError, CuvilShapeError, CuvilSyntaxError, CuvilTypeError
 from .front import RESERVED, Front, free_names, front_end
 from .frontend.captures import MISSING, is_builtin, lookup
 from .frontend.source import Source
@@ -209,9 +209,10 @@ class _Module:
         error = checked.error
         if error is not None:
             line = error.line or source.first_line
-            raise CuvilShapeError(error.message, source.filename, line, source.line(line), error.argument)
-        names = {n: self.intrinsic(n, function, used=False) for n in ("inplace_value", "pow_exponent")}
-        updates = InplaceUpdates(function, checked.inplace, **names, arity=ufunc_arity(self.names))
+            kind = CuvilIndexError if error.index else CuvilShapeError
+            raise kind(error.message, source.filename, line, source.line(line), error.argument)
+        names = {n: self.intrinsic(n, function, used=False) for n in INTRINSICS}
+        updates = InplaceUpdates(function, checked.inplace, names, arity=ufunc_arity(self.names))
         updated = function.visit(updates)
         for name in sorted(updates.used):
             self.intrinsic(name, function)  # the name chosen above, before the calls used it

@@ -59,6 +59,11 @@ class CuvilShapeError(CuvilTypeError, ValueError):
     when compiling, at the user's line. A ValueError too, as NumPy raises for them."""
 
 
+class CuvilIndexError(CuvilTypeError, IndexError):
+    """An array indexed with more indices than it has dims, in a statement that runs on every path: found when
+    compiling, at the user's line. An IndexError too, as NumPy raises for it."""
+
+
 class CuvilInternalError(CuvilError, RuntimeError):
     """A bug in Cuvil. Names the stage that failed; the original exception is chained."""
 

@@ -8,7 +8,7 @@ import textwrap
 import libcst as cst
 import pytest
 
-from cuvil.codegen.updates import InplaceUpdates
+from cuvil.codegen.updates import INTRINSICS, InplaceUpdates
 
 
 def _arity(func: cst.BaseExpression) -> tuple[int, int] | None:
@@ -25,8 +25,9 @@ def _rewrite(before: str, checked_lines: set[int]) -> str:
     assert isinstance(fn, cst.FunctionDef)
     body = list(fn.body.body)
     checked = [body[k - 1] for k in checked_lines]
-    out = fn.visit(InplaceUpdates(fn, checked, "inplace_value", "pow_exponent", _arity))  # type: ignore[arg-type]
-    again = out.visit(InplaceUpdates(out, [], "inplace_value", "pow_exponent", _arity))  # type: ignore[arg-type]
+    names = {n: n for n in INTRINSICS}
+    out = fn.visit(InplaceUpdates(fn, checked, names, _arity))  # type: ignore[arg-type]
+    again = out.visit(InplaceUpdates(out, [], names, _arity))  # type: ignore[arg-type]
     code = cst.Module([out]).code  # type: ignore[list-item]
     assert cst.Module([again]).code == code  # type: ignore[list-item]
     return code
@@ -78,13 +79,17 @@ def _rewrite(before: str, checked_lines: set[int]) -> str:
          np.modf(x, y, a[0])  # L4
          np.add(x, y, out=x)  # L5
          np.add(x, y, f(x))  # L6
+         np.add(x[1:, 0], -1.0, out=(y,))  # L7
+         np.add(g(x), y[x], out=y)  # L8
      """, set(), """
      def f(a, x, y):
-         np.add(inplace_value(a, a), inplace_value(a, a.T), a)  # L2
+         np.add(unshared(a, a), unshared(a, a.T), ufunc_out(a, (a, a.T)))  # L2
          np.add(x, 1.0)  # L3
          np.modf(inplace_value(a[0], inplace_value(y, x)), y, a[0])  # L4
-         np.add(inplace_value(x, x), inplace_value(x, y), out=x)  # L5
+         np.add(unshared(x, x), unshared(x, y), out=ufunc_out(x, (x, y)))  # L5
          np.add(x, y, f(x))  # L6
+         np.add(unshared(y, x[1:, 0]), unshared(y, -1.0), out=ufunc_out(y, (x[1:, 0], -1.0)))  # L7
+         np.add(inplace_value(y, g(x)), inplace_value(y, y[x]), out=y)  # L8
      """),
 ])
 def test_inplace_updates_rewrite(before, lines, after):

@@ -12,9 +12,22 @@ import operator
 from collections.abc import Callable
 
 import libcst as cst
+import numpy as np
 
 from ..library import numpy as library
-from .shape_rules import UNKNOWN, Contradiction, Dim, Shape, Sym, Unknown, broadcast, matmul, reduce, reshape
+from .shape_rules import (
+    UNKNOWN,
+    Contradiction,
+    Dim,
+    Shape,
+    Sym,
+    Unknown,
+    broadcast,
+    elementwise,
+    matmul,
+    reduce,
+    reshape,
+)
 
 # From the library table's kinds (library/numpy.py), the one place that knows what calls give.
 ALLOCATORS = library.named("allocate") - {"full"}  # `full` is modelled on its own (its fill argument)
@@ -142,7 +155,8 @@ class Evaluator:
             name = node.value.value if isinstance(node.value, cst.Name) else None
             argument = name if name in self.state.args else None
             what = f"argument '{argument}'" if argument else "an array"
-            raise Contradiction(f"{what} has {len(base)} dimension(s) but is indexed with {consumed}", argument)
+            raise Contradiction(f"{what} has {len(base)} dimension(s) but is indexed with {consumed}", argument,
+                                index=True)
         out: list[Dim] = []
         axis = 0
         for part in parts:
@@ -201,12 +215,14 @@ class Evaluator:
             return self.expr(args[0].value)
         if name in ELEMENTWISE and (name != "where" or len(args) == 3):
             shapes = [self.expr(a.value) for a in args]
-            out: Shape = ()
-            for s in shapes:
-                if s is None:
-                    return None
-                out = broadcast(out, s)
-            return out
+            out = keywords.get("out")
+            outs = [e.value for e in out.elements] if isinstance(out, cst.Tuple) else [] if out is None else [out]
+            shapes += [self.expr(o) for o in outs]
+            ufunc = getattr(np, name, None)
+            nin = ufunc.nin if isinstance(ufunc, np.ufunc) else len(args)
+            if any(s is None for s in shapes):
+                return None
+            return elementwise(shapes[:nin], shapes[nin:])  # type: ignore[arg-type]
         if name in REDUCTIONS:
             return reduce(self.expr(args[0].value), _axis(keywords.get("axis")), _true(keywords.get("keepdims")))
         if name in ("dot", "matmul") and len(args) == 2:

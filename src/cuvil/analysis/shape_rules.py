@@ -29,9 +29,10 @@ Shape = tuple[Dim, ...]  # () for a scalar
 
 
 class Contradiction(Exception):
-    def __init__(self, message: str, argument: str | None = None):
+    def __init__(self, message: str, argument: str | None = None, index: bool = False):
         super().__init__(message)
         self.argument = argument
+        self.index = index  # too many indices: NumPy raises IndexError
 
 
 def fmt(shape: Shape) -> str:
@@ -58,6 +59,23 @@ def broadcast(a: Shape, b: Shape) -> Shape:
         else:
             out.append(UNKNOWN)
     return tuple(reversed(out))
+
+
+def elementwise(inputs: list[Shape], outputs: list[Shape]) -> Shape:
+    """A ufunc's result shape, its outputs' when it has any; raises `Contradiction` in NumPy's words (which name
+    every operand, outputs last) when a known dim certainly does not fit."""
+    shape: Shape = ()
+    try:
+        for s in inputs + outputs:
+            shape = broadcast(shape, s)
+    except Contradiction:
+        raise Contradiction("operands could not be broadcast together with shapes "
+                            + "".join(numpy_fmt(s) + " " for s in inputs + outputs)) from None
+    for out in outputs:
+        if out != shape and all(isinstance(d, int) for d in out + shape):
+            raise Contradiction(f"non-broadcastable output operand with shape {numpy_fmt(out)} doesn't match the "
+                                f"broadcast shape {numpy_fmt(shape)}")
+    return outputs[0] if outputs else shape
 
 
 def matmul(a: Shape, b: Shape) -> Shape | None:

@@ -39,6 +39,7 @@ class ShapeError:
     line: int | None
     message: str
     argument: str | None = None
+    index: bool = False  # too many indices (an IndexError), not shapes that disagree (a ValueError)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -118,7 +119,8 @@ def check(fn: cst.FunctionDef, params: Mapping[str, Shape], certain: bool = True
         for stmt in block.stmts:
             check_at_run_time, contradiction = _apply(state, stmt)
             if contradiction is not None and block.id in sure and not asserted:
-                return Checked(ShapeError(origin_of(stmt), str(contradiction), contradiction.argument), [])
+                error = ShapeError(origin_of(stmt), str(contradiction), contradiction.argument, contradiction.index)
+                return Checked(error, [])
             if check_at_run_time:
                 assert isinstance(stmt, cst.SimpleStatementLine)
                 inplace.append(stmt)

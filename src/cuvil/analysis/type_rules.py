@@ -224,8 +224,10 @@ class Rules(NumpyRules):
             return self.of(args[0])
         if name.startswith(_ELEMENTWISE) and name[len(_ELEMENTWISE):] in _ELEMENTWISE_UFUNCS:  # Casts' calls
             return ufunc_result(name[len(_ELEMENTWISE):], [self.of(a) for a in args])
-        if name.endswith(".inplace_value") and len(args) == 2:  # `t op= inplace_value(t, v)` (compiler.py): v
+        if name.endswith((".inplace_value", ".unshared")) and len(args) == 2:  # `t op= inplace_value(t, v)`: v
             return self.of(args[1])
+        if name.endswith(".ufunc_out") and args:  # `np.add(x, y, ufunc_out(o, (x, y)))`: o
+            return self.of(args[0])
         if name.endswith(".pow_exponent") and len(args) == 2:  # `t **= pow_exponent(t, e)`: e, or a float for
             negative = _negative_literal(args[1]) and self.of(args[0]) in (INT, BOOL)  # `k **= -2`
             return FLOAT if negative else self.of(args[1])

@@ -5,11 +5,15 @@
     a **= n                  →    a **= pow_exponent(a, n)
     x[f(i)] += v             →    _at0 = f(i)
                                   x[_at0] += inplace_value(x[_at0], v)
-    np.add(a, a.T, a)        →    np.add(inplace_value(a, a), inplace_value(a, a.T), a)
+    np.add(a, a.T, a)        →    np.add(unshared(a, a), unshared(a, a.T), ufunc_out(a, (a, a.T)))
+    np.add(f(a), b, out=c)   →    np.add(inplace_value(c, f(a)), inplace_value(c, b), out=c)
 
 The value is evaluated once, after the target, as Python evaluates it; the target is written twice, so any part
 of it that is not a plain read (a call) is evaluated once first, into a temporary, in Python's order. The
 update itself stays an in-place operator: on arrays it writes the caller's array, on scalars it rebinds.
+A ufunc's output is checked against all its inputs at once, for NumPy's message naming every operand, where
+the inputs are views that may be read again (names, attributes, basic slices); otherwise each input is checked
+on its own, and the message names two shapes.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from .bindings import Binding, Import
 
 Arity = Callable[[cst.BaseExpression], "tuple[int, int] | None"]
 
+INTRINSICS = ("inplace_value", "pow_exponent", "unshared", "ufunc_out")  # runtime/intrinsics.py's, that this calls
 _PURE_CALLS = frozenset({"len", "abs", "min", "max", "int", "float"})
 
 
@@ -77,6 +82,21 @@ def _pure(node: cst.BaseExpression) -> bool:
     return False
 
 
+def _view(node: cst.BaseExpression) -> bool:
+    """Evaluating `node` again makes no array: a name, a number, an attribute, a basic slice of one."""
+    if isinstance(node, cst.Name | cst.Integer | cst.Float):
+        return True
+    if isinstance(node, cst.UnaryOperation):
+        return isinstance(node.expression, cst.Integer | cst.Float)
+    if isinstance(node, cst.Attribute):
+        return _view(node.value)
+    if isinstance(node, cst.Subscript):
+        return _view(node.value) and all(
+            isinstance(e.slice, cst.Slice) and _pure_slice(e.slice)
+            or isinstance(e.slice, cst.Index) and isinstance(e.slice.value, cst.Integer) for e in node.slice)
+    return False
+
+
 def _pure_slice(part: cst.BaseSlice) -> bool:
     if isinstance(part, cst.Index):
         return _pure(part.value)
@@ -121,11 +141,11 @@ class InplaceUpdates(cst.CSTTransformer):
     a positional output. `used` names the intrinsics the result calls."""
 
     def __init__(self, function: cst.FunctionDef, checked: Collection[cst.SimpleStatementLine],
-                 inplace_value: str, pow_exponent: str, arity: Arity = lambda func: None):
+                 names: Mapping[str, str], arity: Arity = lambda func: None):
         super().__init__()
         self.checked = {id(s) for s in checked}
         self.arity = arity
-        self.names = {"inplace_value": inplace_value, "pow_exponent": pow_exponent}
+        self.names = dict(names)  # INTRINSICS → the module's name for each
         self.fresh = Fresh(all_names(function))
         self.used: set[str] = set()
 
@@ -173,14 +193,23 @@ class InplaceUpdates(cst.CSTTransformer):
             return updated
         if len(positional) < nin or not all(_pure(out) for out in outs):
             return updated
+        inputs = [args[k].value for k in positional[:nin]]
+        if any(isinstance(v, cst.Call) and isinstance(v.func, cst.Name) and v.func.value in self.names.values()
+               for v in inputs):
+            return updated  # rewritten already: the pass is idempotent
+        together = nout == 1 and all(_view(v) for v in inputs)
         new = list(args)
-        for k in positional[:nin]:
-            value = args[k].value
-            if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)
-                    and value.func.value == self.names["inplace_value"]):  # idempotent
-                for out in outs:
-                    value = self.call("inplace_value", out, value)
+        for k, value in zip(positional[:nin], inputs):
+            for out in outs:
+                value = self.call("unshared" if together else "inplace_value", out, value)
             new[k] = args[k].with_changes(value=value)
+        if together:
+            checked = self.call("ufunc_out", outs[0], cst.Tuple([cst.Element(v.deep_clone()) for v in inputs]))
+            if len(positional) > nin:
+                new[positional[nin]] = args[positional[nin]].with_changes(value=checked)
+            else:
+                k = next(k for k, a in enumerate(args) if a.keyword is not None and a.keyword.value == "out")
+                new[k] = args[k].with_changes(value=checked)  # `out=(o,)` too, which Numba refuses
         return updated.with_changes(args=new)
 
     def call(self, which: str, target: cst.BaseExpression, value: cst.BaseExpression) -> cst.Call:

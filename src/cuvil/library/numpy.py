@@ -87,6 +87,7 @@ INTO = tuple(f"cuvil.runtime.division_into.{n}_into" for n in ("floor_divide", "
 # The check helpers that take the user's line as `at=<line>` (lower/located.py) and raise with it, for the
 # dispatcher to raise their error at that line (runtime/where.py).
 LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.inplace.inplace_value",
+                     "cuvil.runtime.inplace.ufunc_out", "cuvil.runtime.intrinsics.ufunc_out",
                      "cuvil.runtime.intrinsics.py_pow", "cuvil.runtime.intrinsics.pow_exponent",
                      "cuvil.runtime.intrinsics.math_pow", *(f"cuvil.runtime.library_checks.{n}" for n in (
                          "one_element", "nonnegative_dims", "reshapes", "fits_into", "scale", "arange_step",
@@ -231,6 +232,8 @@ _TABLE: dict[str, Entry] = {
     **_entries(" ".join(f"cuvil.runtime.pyint.{n}" for n in ("power lshift floordiv absolute to_int "
                                                              "round_int as_index").split()), raises="opaque"),
     **_entries("cuvil.runtime.inplace.inplace_value", views=(Arg(1),), raises="opaque"),
+    **_entries("cuvil.runtime.inplace.unshared", views=(Arg(1),)),
+    **_entries("cuvil.runtime.inplace.ufunc_out", views=(Arg(0),), raises="opaque"),
     **_ufunc_entries(),  # last: `np.abs`, `np.maximum`, … are ufuncs, with `out`
 }
 

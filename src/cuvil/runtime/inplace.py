@@ -20,11 +20,19 @@ import numpy as np
 from numba import types
 from numba.extending import overload, register_jitable
 
-from .messages import NOT_BROADCAST, OUTPUT_MISMATCH, raise_shapes
+from .messages import NOT_BROADCAST, OUTPUT_MISMATCH, UFUNC_OUT, raise_shapes
 
 
 def inplace_value(target, value, at=0):  # the plain-Python meaning: NumPy does all this by itself
     return value
+
+
+def unshared(target, value, at=0):  # the plain-Python meaning: inplace_value's copy, without its shape check
+    return value
+
+
+def ufunc_out(out, operands, at=0):  # the plain-Python meaning: NumPy checks a ufunc's `out=` by itself
+    return out
 
 
 @register_jitable
@@ -81,8 +89,9 @@ def _overlaps(target, value):
     return t_low < t_high and v_low < v_high and t_low < v_high and v_low < t_high
 
 
-@overload(inplace_value, jit_options={"nogil": True})
-def _inplace_value(target, value, at=0):
+def _sharing(target, value, check):
+    """inplace_value's implementation: the shapes checked first when `check`, then the value copied if it
+    overlaps the target."""
     if not (isinstance(target, types.Array) and isinstance(value, types.Array)):
         return lambda target, value, at=0: value  # a scalar on either side: nothing to check, nothing to share
     if target.ndim == 0 or value.ndim == 0:
@@ -104,10 +113,36 @@ def _inplace_value(target, value, at=0):
     copy = register_jitable(copy)
 
     def impl(target, value, at=0):
-        if not _fits(target.shape, value.shape):
+        if check and not _fits(target.shape, value.shape):
             raise_shapes(OUTPUT_MISMATCH, (target.shape, value.shape), np.int64(at))
         if _overlaps(target, value) and not same_elements(target, value):
             return copy(value)
         return value
 
     return impl
+
+
+@overload(inplace_value, jit_options={"nogil": True})
+def _inplace_value(target, value, at=0):
+    return _sharing(target, value, True)
+
+
+@overload(unshared, jit_options={"nogil": True})
+def _unshared(target, value, at=0):
+    return _sharing(target, value, False)
+
+
+@overload(ufunc_out, jit_options={"nogil": True})
+def _ufunc_out(out, operands, at=0):
+    """`np.add(x, y, out=o)`: NumPy names every operand when one does not broadcast into `o` (inplace_value
+    checks one input at a time, and names two)."""
+    if not (isinstance(out, types.Array) and isinstance(operands, types.BaseTuple)):
+        return None
+    shapes = [f"operands[{k}].shape" if isinstance(t, types.Array) else "()" for k, t in enumerate(operands)]
+    fits = " and ".join(f"_fits(out.shape, {s})" for s in shapes if s != "()") or "True"
+    text = (f"def impl(out, operands, at=0):\n    if not ({fits}):\n"
+            f"        raise_shapes(UFUNC_OUT, ({''.join(s + ', ' for s in shapes)}out.shape), np.int64(at))\n"
+            "    return out\n")
+    env = {"_fits": _fits, "raise_shapes": raise_shapes, "UFUNC_OUT": UFUNC_OUT, "np": np}
+    exec(text, env)
+    return env["impl"]

@@ -24,9 +24,9 @@ import numpy as np
 from numba import types
 from numba.extending import overload, register_jitable
 
-from .inplace import check_operands, inplace_value
+from .inplace import check_operands, inplace_value, ufunc_out, unshared
 
-__all__ = ["inplace_value", "math_pow", "pow_exponent", "py_pow"]
+__all__ = ["inplace_value", "math_pow", "pow_exponent", "py_pow", "ufunc_out", "unshared"]
 
 _NEGATIVE_INT_POWER = "Integers to negative integer powers are not allowed."
 _ZERO_NEGATIVE = "0.0 cannot be raised to a negative power"

@@ -40,35 +40,45 @@ def _dims(shape):
     return env["impl"]
 
 
-NOT_BROADCAST, OUTPUT_MISMATCH, NOT_INTO = 0, 1, 2  # raise_shapes's kinds: operands; (target, value); (value, target)
+# raise_shapes's kinds: operands; (target, value) of `target op= value`; (value, target) of a store;
+# (inputs..., output) of a ufunc given `out=`
+NOT_BROADCAST, OUTPUT_MISMATCH, NOT_INTO, UFUNC_OUT = 0, 1, 2, 3
 
 
 def _shape(dims) -> str:
     return "(" + ",".join(str(int(d)) for d in dims) + ("," if len(dims) == 1 else "") + ")"
 
 
+def _broadcast(shapes: list[list[int]]) -> list[int] | None:
+    """NumPy's broadcast shape of `shapes`, or None where they do not broadcast together."""
+    out: list[int] = []
+    for k in range(1, max(map(len, shapes), default=0) + 1):
+        dims = {s[len(s) - k] for s in shapes if k <= len(s)} - {1}
+        if len(dims) > 1:
+            return None
+        out.insert(0, dims.pop() if dims else 1)
+    return out
+
+
 def shapes_message(kind: int, dims, ranks) -> str:
     """NumPy's words for `kind`: `dims` holds every shape's dims, one shape after another, `ranks` how many each
     has."""
     ends = np.cumsum(np.concatenate(([0], ranks))).astype(int)
-    shapes = [_shape(dims[ends[k]:ends[k + 1]]) for k in range(len(ranks))]
+    each = [[int(d) for d in dims[ends[k]:ends[k + 1]]] for k in range(len(ranks))]
     if kind == NOT_BROADCAST:
-        return "operands could not be broadcast together with shapes " + "".join(t + " " for t in shapes)
+        return "operands could not be broadcast together with shapes " + "".join(_shape(s) + " " for s in each)
     if kind == NOT_INTO:  # NumPy drops the value's leading 1s beyond the target's rank first, and names the rest
-        value = list(dims[:ranks[0]])
+        value = list(each[0])
         while len(value) > ranks[1] and value[0] == 1:
             value.pop(0)
-        return f"could not broadcast input array from shape {_shape(value)} into shape {shapes[1]}"
-    target, value = dims[:ranks[0]], dims[ranks[0]:]
-    n = max(len(target), len(value))
-    out: list[int] = []
-    for k in range(1, n + 1):
-        t = target[len(target) - k] if k <= len(target) else 1
-        v = value[len(value) - k] if k <= len(value) else 1
-        if t != v and t != 1 and v != 1:
-            return f"operands could not be broadcast together with shapes {shapes[0]} {shapes[1]} {shapes[0]} "
-        out.insert(0, v if t == 1 else t)
-    return f"non-broadcastable output operand with shape {shapes[0]} doesn't match the broadcast shape {_shape(out)}"
+        return f"could not broadcast input array from shape {_shape(value)} into shape {_shape(each[1])}"
+    if kind == OUTPUT_MISMATCH:  # `t op= v` is `np.op(t, v, out=t)`
+        each = [each[0], each[1], each[0]]
+    shape = _broadcast(each)
+    if shape is None:
+        return "operands could not be broadcast together with shapes " + "".join(_shape(s) + " " for s in each)
+    return f"non-broadcastable output operand with shape {_shape(each[-1])} doesn't match the broadcast shape " \
+        f"{_shape(shape)}"
 
 
 def _raise_shapes_error(kind, dims, ranks, at):
