@@ -4,6 +4,7 @@ failed no test). Each function is called three times per kind (first call, guard
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -54,3 +55,38 @@ def test_divmod_of_python_numbers_matches_python(fa, fb, ia, ib):
     _same(quotient_and_rest, ia, ib)
     _same(quotient_and_rest, fa, fb)
     _same(quotient_and_rest, ia, fb)
+
+
+def float_of(x):
+    return float(x) / 2
+
+
+def round_of(x):
+    return round(x) + 1
+
+
+def power_of(x):
+    return 2.5 ** x + x ** 2
+
+
+BOOL_FUNCTIONS = [absolute, float_of, round_of, power_of]
+BOOL_JITTED = {f: cuvil.jit(f) for f in BOOL_FUNCTIONS}
+
+
+def _outcome(fn, x):
+    try:
+        value = fn(x)
+    except TypeError as exc:
+        return TypeError, exc.message if isinstance(exc, cuvil.CuvilTypeError) else str(exc)
+    # (an np.float64 or np.int64 result is a Python float or int: docs/semantics.md "Results")
+    return {np.float64: float, np.int64: int}.get(type(value), type(value)), value
+
+
+@pytest.mark.parametrize("fn", BOOL_FUNCTIONS, ids=lambda f: f.__name__)
+def test_builtins_of_python_and_numpy_bools_match_python(fn):
+    """`abs`, `float`, `round`, `**` of a Python bool treat it as the int 0 or 1; `abs(np.True_)` is
+    `np.True_` and `round(np.True_)` NumPy's TypeError (were: np.int8(1), refused with Numba's words, 1; `2.5 **
+    True` was refused). Every bool in both classes, in both orders, so each call after the first is a guard hit
+    or a miss."""
+    for x in (True, np.False_, np.True_, False, True, np.True_):
+        assert _outcome(BOOL_JITTED[fn], x) == _outcome(fn, x), x

@@ -19,12 +19,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import libcst as cst
+import numpy as np
 
 from ..analysis.type_rules import Types
 from ..analysis.types import Array, Scalar
 
 _DTYPES = {"int": "int64", "float": "float64", "bool": "bool_", "complex": "complex128"}
 _CONVERSION = {"i": "int64", "u": "int64", "f": "float64", "c": "complex128"}  # by NumPy's dtype kind
+_NO_ROUND = f"type {np.bool_.__module__}.{np.bool_.__name__} doesn't define __round__ method"  # round(np.True_)
 _TO_INT = frozenset({"int", "math.floor", "math.ceil"})  # each a Python int of an integer
 
 
@@ -44,11 +46,10 @@ class PythonScalars(cst.CSTTransformer):
                 if kind in _CONVERSION:
                     return self._convert(_CONVERSION[kind], updated)
             return updated
-        if isinstance(func, cst.Name) and func.value == "abs" and len(original.args) == 1 \
-                and self.types.calls.effect(original).name == "abs" \
-                and self.types.of(original.args[0].value) == Scalar("bool", True):
-            return updated.with_changes(args=[cst.Arg(self._convert("int64", updated.args[0].value))])
         name = self.types.calls.effect(original).name
+        argument = self.types.of(original.args[0].value) if len(original.args) == 1 else None
+        if name in ("abs", "float", "round") and isinstance(argument, Scalar) and argument.dtype == "bool":
+            return self._of_bool(name, argument.weak, updated)
         if name in _TO_INT and len(original.args) == 1 and original.args[0].keyword is None:  # of an integer: int()
             argument = self.types.of(original.args[0].value)
             if isinstance(argument, Scalar) and argument.dtype == "uint64":  # beyond int64: Python's int is wider
@@ -61,6 +62,17 @@ class PythonScalars(cst.CSTTransformer):
         args = [a.with_changes(value=self._dtype(a.value)) if a.keyword is None or a.keyword.value == "dtype" else a
                 for a in updated.args]
         return updated.with_changes(args=args)
+
+    def _of_bool(self, name: str, python: bool, updated: cst.Call) -> cst.BaseExpression:
+        """`abs`, `float`, `round` of a bool: a Python bool is the int 0 or 1 (`abs(True)` is 1); NumPy's bool
+        is its own absolute value and has no `__round__` (Numba's: int8, refused, 1)."""
+        value = updated.args[0].value
+        if name == "abs" and not python:
+            return value
+        if name == "round" and not python:
+            refuses = self.intrinsic("cuvil.runtime.elementwise", "numpy_refuses")
+            return cst.Call(cst.Name(refuses), [cst.Arg(value), cst.Arg(cst.SimpleString(repr(_NO_ROUND)))])
+        return updated.with_changes(args=[cst.Arg(self._convert("int64", value))])
 
     def _convert(self, dtype: str, value: cst.BaseExpression) -> cst.Call:
         return cst.Call(cst.Attribute(cst.Name(self.numpy()), cst.Name(dtype)), [cst.Arg(value)])
@@ -78,7 +90,7 @@ def wanted(fn: cst.FunctionDef) -> bool:
     class Find(cst.CSTVisitor):
         def visit_Name(self, node: cst.Name) -> None:
             nonlocal found
-            found = found or node.value in _DTYPES or node.value in ("abs", "item", "floor", "ceil")
+            found = found or node.value in _DTYPES or node.value in ("abs", "item", "floor", "ceil", "round")
 
     fn.body.visit(Find())
     return found

@@ -242,9 +242,10 @@ def _sign(a):
 @overload(numpy_refuses, jit_options={"nogil": True})
 def _numpy_refuses(operand, message, at=0):
     def impl(operand, message, at=0):
-        if at:
-            raise TypeError(message, at)
-        raise TypeError(message)
+        if len(message):  # (always: a branch, so Numba types the value, not a function that never returns)
+            if at:
+                raise TypeError(message, at)
+            raise TypeError(message)
         return operand  # the type the expression it stands for has, for Numba
 
     return impl

@@ -133,8 +133,19 @@ def _pow_exponent(base, exp, at=0):
     return checks if checks is not None else (lambda base, exp, at=0: exp)
 
 
+def _number(x):
+    return x
+
+
+@overload(_number, inline="always")
+def _number_impl(x):
+    return (lambda x: int(x)) if isinstance(x, types.Boolean) else (lambda x: x)
+
+
 @overload(py_pow, jit_options={"nogil": True}, prefer_literal=True)
 def _py_pow(base, exp, at=0):
+    if isinstance(base, types.Boolean) or isinstance(exp, types.Boolean):  # a Python bool is the int 0 or 1
+        return lambda base, exp, at=0: py_pow(_number(base), _number(exp), at)
     if isinstance(base, types.Array) or isinstance(exp, types.Array):
         integral = _integral(base) and _integral(exp)
         both = isinstance(base, types.Array) and isinstance(exp, types.Array)

@@ -49,7 +49,7 @@ def neg(a, test=False, at=0):
 def _with_overflow(op: str):
     @intrinsic
     def compute(typingctx, a, b):
-        if not (isinstance(a, types.Integer) and isinstance(b, types.Integer)):
+        if not all(isinstance(x, types.Integer | types.Boolean) for x in (a, b)):  # a Python bool is an int
             return None
         sig = types.Tuple((types.int64, types.boolean))(types.int64, types.int64)
 
