@@ -9,6 +9,11 @@ _KEY = "cuvil.runtime.cache_key."
 _TAG = "a tag respelled alike in every key: two keys are still equal exactly when the values are"
 
 EQUIVALENT: dict[str, str] = {
+    "cuvil.analysis.shape_transfer.xǁTransferǁloop_target__mutmut_11": "join maps a name unknown on both sides to a "
+                                                                       "scalar, so the fixpoint's next round gives the "
+                                                                       "counter `()` again",
+    "cuvil.analysis.types.x__refusal__mutmut_8": "whether NumPy refuses operands does not depend on the sample "
+                                                 "array's length (1 or 2)",
     _DEP + "xǁ_Loopǁis_reduction__mutmut_15": "`uses` counts every occurrence of the name, a plain assignment's "
                                               "target too, so `len(uses) == len(updates)` already refuses it",
     _DEP + "x__line__mutmut_3": "only for a statement without an origin line; the normalizer gives every one a line",

@@ -44,7 +44,8 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "analysis/*.py": ("tests/lower/test_scalars.py", "tests/lower/test_numpy_scalars.py",
                       "tests/lower/test_builtin_results.py", "tests/lower/test_array_item.py",
                       "tests/lower/test_dtype_arguments.py", "tests/lower/test_reductions.py",
-                      "tests/programs/test_python_scalars.py", _GOLDEN),
+                      "tests/programs/test_python_scalars.py", "tests/lower/test_type_rule_facts.py",
+                      "tests/lower/test_matmul_operator_types.py", _GOLDEN),
     # (test_arrays.py left out: two thirds of the list's time, and what it adds is the array lowering's, not the
     # Plan's; with it the list took 13 minutes at load 10, one surviving mutant as long)
     "lower/plan.py": ("tests/lower/test_fusion.py", "tests/lower/test_plan_text.py", "tests/lower/test_plan_control.py",

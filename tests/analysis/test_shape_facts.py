@@ -1,0 +1,121 @@
+"""What the shape analysis must know, found missing by mutation testing (session 13's sample of shape_eval,
+shape_transfer and shape_rules, `--every 16 --offset 8`): each test fails on the mutant named in it.
+
+- `Transfer.loop_target` 11: a `range()` loop's counter taken for unknown, not a scalar (a needless
+  `inplace_value` on `x += i`);
+- `_fresh` 12: an `np.full` value taken for a view that may overlap its target (a needless `inplace_value`);
+- `Evaluator.dims_of` 4: `np.zeros(x.shape)` of unknown shape;
+- `Evaluator.subscript` 9: an index written as a parenthesized tuple (`x[(1, 2)]`) crashed the analysis;
+- `_true` 4: `keepdims=True` not read (a valid broadcast refused at compile time);
+- `_cannot_reshape` 14: NumPy's reshape message for a shape of three dims."""
+
+from __future__ import annotations
+
+import libcst as cst
+import numpy as np
+import pytest
+
+import cuvil
+from cuvil.analysis import shapes
+from cuvil.frontend.parse import parse
+from cuvil.frontend.source import get_source
+from cuvil.normalize.pipeline import normalize
+from tests.helpers import define
+
+_ENV = {"np": np}
+
+
+def _checked(source: str, **params) -> shapes.Checked:
+    return shapes.check(normalize(parse(get_source(define(source, env=_ENV)))).function, params, certain=True)
+
+
+def _error(source: str, **params) -> str | None:
+    error = _checked(source, **params).error
+    return None if error is None else error.message
+
+
+def _inplace(source: str, **params) -> list[str]:
+    return [cst.Module([]).code_for_node(s.body[0]) for s in _checked(source, **params).inplace]
+
+
+def _numpys(fn, *args) -> str:
+    with pytest.raises(ValueError) as info:
+        fn(*args)
+    return str(info.value)
+
+
+def test_a_range_counter_is_a_scalar_after_its_loop():
+    source = """
+        def f(a, b):
+            i = 0
+            for i in range(3):
+                a[0] += 1.0
+            return a + b * i
+        """
+    fn = define(source, env=_ENV)
+    assert _error(source, a=(3,), b=(4,)) == _numpys(fn, np.zeros(3), np.zeros(4))
+    assert _error(source, a=(4,), b=(4,)) is None
+
+
+def test_a_range_counter_added_into_an_array_needs_no_check():
+    assert _inplace("""
+        def f(x):
+            for i in range(3):
+                x += i
+            return x
+        """, x=(3,)) == []
+
+
+def test_reductions_and_full_are_fresh_memory():
+    assert _inplace("""
+        def f(a, b):
+            a += b.sum(axis=0)
+            a -= np.sum(b, axis=0)
+            a *= np.full(3, 2.0)
+            a += b[0]
+            return a
+        """, a=(3,), b=(2, 3)) == ["a += b[0]"]
+
+
+def test_a_shape_given_as_another_arrays_shape_is_known():
+    source = """
+        def f(x):
+            return np.zeros(x.shape) + np.ones(4)
+        """
+    assert _error(source, x=(3,)) == _numpys(define(source, env=_ENV), np.zeros(3))
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (2, 3, 4)])
+def test_an_index_written_as_a_tuple_is_several_indices(shape):
+    source = """
+        def f(x):
+            return x[(1, 2)] + np.ones(3)
+        """
+    fn = define(source, env=_ENV)
+    x = np.arange(float(np.prod(shape))).reshape(shape)
+    if len(shape) == 2:  # x[(1, 2)] a scalar: broadcasts
+        assert _error(source, x=shape) is None
+        np.testing.assert_array_equal(cuvil.jit(fn)(x), fn(x))
+    else:  # a row of 4 against 3
+        assert _error(source, x=shape) == _numpys(fn, x)
+
+
+def test_keepdims_keeps_the_reduced_axis():
+    source = """
+        def f(a):
+            return a - a.sum(axis=1, keepdims=True)
+        """
+    assert _error(source, a=(2, 3)) is None
+    fn = define(source, env=_ENV)
+    a = np.arange(6.0).reshape(2, 3)
+    got = cuvil.jit(fn)(a)
+    assert got.shape == (2, 3) and got.dtype == np.float64
+    np.testing.assert_array_equal(got, fn(a))
+
+
+def test_a_reshape_to_three_dims_of_another_size_says_numpys_words():
+    source = """
+        def f(x):
+            return x.reshape(4, -1, 2)
+        """
+    assert _error(source, x=(6,)) == _numpys(define(source, env=_ENV), np.zeros(6))

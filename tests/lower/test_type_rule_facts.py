@@ -1,0 +1,74 @@
+"""Types the compiler must give, found untested by mutation testing (session 13's sample of the type modules,
+`--every 30 --offset 15`): each test fails on the mutant named in it. Every result is compared with NumPy's or
+Python's exactly: class, dtype, shape and value; each function is called for a first call, a guard hit and a
+guard miss.
+
+- `Rules.update` 12: `s += v` of a NumPy scalar typed without its value (a float32 sum became a Python float);
+- `Rules.math` 4: `math.frexp`'s exponent typed as a float;
+- `NumpyRules.method` 19, 49, 109: a reduction's positional axis (`a.sum(0)`), `ravel`/`flatten`'s dtype,
+  `a.clip(lo, hi)`'s bounds; `NumpyRules.clip` 1: `np.clip`;
+- `NumpyRules.matmul` 4, 34: the dtype and rank of `a @ b` (tests/lower/test_matmul_operator_types.py)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import cuvil
+from tests.helpers import define
+from tests.lower.compare import assert_like_numpy, jitted
+
+SOURCES = {
+    "float32 sum": ("def f(a, v):\n    s = np.float32(0.0)\n    s += v\n    s += a[0]\n    return s\n",
+                    [(np.ones(3, np.float32), 1.5), (np.full(3, 2.0, np.float32), -0.25),
+                     (np.ones(3, np.float16), 1.5)]),
+    "int8 wraps": ("def f(a, v):\n    t = np.int8(100)\n    t += a[0]\n    return t\n",
+                   [(np.array([100], np.int8), 0), (np.array([27], np.int8), 0), (np.array([100], np.int16), 0)]),
+    "positional axis": ("def f(a, v):\n    return a.sum(0) * 2, a.max(1) + v\n",
+                        [(np.arange(6, dtype=np.int8).reshape(2, 3), 1), (np.ones((2, 3), np.int8), 2),
+                         (np.ones((2, 3), np.float32), 1)]),
+    "ravel": ("def f(a, v):\n    return a.ravel() + v, a.flatten() * v\n",
+              [(np.arange(6, dtype=np.int8).reshape(2, 3), 1), (np.ones((2, 3), np.int8), 3),
+               (np.ones((2, 3), np.uint16), 1)]),
+    "clip method": ("def f(a, v):\n    return a.clip(0, v)\n",
+                    [(np.arange(-3, 3, dtype=np.int8), 2.5), (np.arange(4, dtype=np.int8), 1.5),
+                     (np.arange(4, dtype=np.int32), 0.5)]),
+    "np.clip": ("def f(a, v):\n    return np.clip(a, 0, v) * 2\n",
+                [(np.arange(-3, 3, dtype=np.int8), 2.5), (np.arange(4, dtype=np.int8), 1.5),
+                 (np.arange(4, dtype=np.int32), 0.5)]),
+}
+
+
+@pytest.mark.parametrize("name", list(SOURCES))
+def test_results_have_numpys_types(name):
+    source, calls = SOURCES[name]
+    f = jitted(source)
+    for args in calls:  # first call, guard hit (other values), guard miss (another dtype)
+        assert_like_numpy(f, *args)
+
+
+def test_frexp_gives_an_int_exponent():
+    f = cuvil.jit(define("def f(x):\n    m, e = math.frexp(x)\n    return e + 1, m * 2\n", env={"math": math}))
+    for x in (3.5, -0.1, 1e300):  # the same type each time: hits
+        got, want = f(x), f.py_func(x)
+        assert [type(v) for v in got] == [type(v) for v in want] == [int, float]
+        assert got == want
+
+
+def test_frexp_exponent_arithmetic_is_checked_as_a_python_int():
+    """e * 2**62 beyond int64: Python's big int, so OverflowError (a float exponent would not be checked)."""
+    f = cuvil.jit(define("def f(x):\n    m, e = math.frexp(x)\n    return e * 2**62\n", env={"math": math}))
+    assert f(0.75) == f.py_func(0.75) == 0
+    for x in (3.5, 100.0):  # exponents 2 and 7: beyond int64
+        with pytest.raises(OverflowError):
+            f(x)
+        assert f.py_func(x) >= 2**63
+
+
+def test_clip_with_a_missing_bound_keeps_the_arrays_type():
+    f = jitted("def f(a, v):\n    return np.clip(a, None, v) * 2, a.clip(v, None) + 1\n")
+    for a, v in ((np.arange(-3, 3, dtype=np.int8), 1), (np.arange(4, dtype=np.int8), 2),
+                 (np.arange(4.0, dtype=np.float32), 1.5)):
+        assert_like_numpy(f, a, v)
