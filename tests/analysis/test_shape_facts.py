@@ -7,7 +7,8 @@ shape_transfer and shape_rules, `--every 16 --offset 8`): each test fails on the
 - `Evaluator.dims_of` 4: `np.zeros(x.shape)` of unknown shape;
 - `Evaluator.subscript` 9: an index written as a parenthesized tuple (`x[(1, 2)]`) crashed the analysis;
 - `_true` 4: `keepdims=True` not read (a valid broadcast refused at compile time);
-- `_cannot_reshape` 14: NumPy's reshape message for a shape of three dims."""
+- `_cannot_reshape` 14: NumPy's reshape message for a shape of three dims;
+- `Evaluator.module_call` 55, 71: the shapes of `np.dot(a, b)` and `np.reshape(x, shape)`."""
 
 from __future__ import annotations
 
@@ -119,3 +120,13 @@ def test_a_reshape_to_three_dims_of_another_size_says_numpys_words():
             return x.reshape(4, -1, 2)
         """
     assert _error(source, x=(6,)) == _numpys(define(source, env=_ENV), np.zeros(6))
+
+
+@pytest.mark.parametrize("call", ["np.dot(a, b)", "np.reshape(b, (4, 3))"])
+def test_module_functions_have_known_shapes(call):
+    source = f"""
+        def f(a, b):
+            return {call} + np.ones(5)
+        """
+    fn = define(source, env=_ENV)
+    assert _error(source, a=(2, 3), b=(3, 4)) == _numpys(fn, np.zeros((2, 3)), np.zeros((3, 4)))

@@ -7,6 +7,7 @@ guard miss.
 - `Rules.math` 4: `math.frexp`'s exponent typed as a float;
 - `NumpyRules.method` 19, 49, 109: a reduction's positional axis (`a.sum(0)`), `ravel`/`flatten`'s dtype,
   `a.clip(lo, hi)`'s bounds; `NumpyRules.clip` 1: `np.clip`;
+- `NumpyRules.reduction` 65: `cumsum`'s dtype; `Scalar.__str__` 16: a Python complex's name;
 - `NumpyRules.matmul` 4, 34: the dtype and rank of `a @ b` (tests/lower/test_matmul_operator_types.py)."""
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ SOURCES = {
     "clip method": ("def f(a, v):\n    return a.clip(0, v)\n",
                     [(np.arange(-3, 3, dtype=np.int8), 2.5), (np.arange(4, dtype=np.int8), 1.5),
                      (np.arange(4, dtype=np.int32), 0.5)]),
+    "cumsum": ("def f(a, v):\n    return np.cumsum(a) * v, a.cumprod(), np.cumsum(a, axis=1)\n",
+               [(np.arange(1, 7, dtype=np.int8).reshape(2, 3), 2), (np.ones((2, 3), np.int8), 3),
+                (np.ones((2, 3), np.float32), 2)]),
     "np.clip": ("def f(a, v):\n    return np.clip(a, 0, v) * 2\n",
                 [(np.arange(-3, 3, dtype=np.int8), 2.5), (np.arange(4, dtype=np.int8), 1.5),
                  (np.arange(4, dtype=np.int32), 0.5)]),
@@ -72,3 +76,10 @@ def test_clip_with_a_missing_bound_keeps_the_arrays_type():
     for a, v in ((np.arange(-3, 3, dtype=np.int8), 1), (np.arange(4, dtype=np.int8), 2),
                  (np.arange(4.0, dtype=np.float32), 1.5)):
         assert_like_numpy(f, a, v)
+
+
+def test_python_numbers_print_by_their_python_names():
+    from cuvil.analysis.types import Scalar
+    assert [str(Scalar(d, True)) for d in ("int64", "float64", "bool", "complex128")] == \
+        ["int", "float", "bool", "complex"]
+    assert [str(Scalar(d)) for d in ("int64", "float32", "complex128")] == ["int64", "float32", "complex128"]
