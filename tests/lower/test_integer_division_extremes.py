@@ -119,3 +119,23 @@ def test_no_int_min_case_kills_the_process_through_a_view():
             low = np.iinfo(dtype).min
             for divisor in (-1, 0):
                 assert_like_numpy(f, np.array([low, 7, low], dtype), np.array([divisor, -1, 3], dtype))
+
+
+PRODUCERS = ["np.roll(a, 1)", "np.repeat(a, 2)", "np.take(a, np.arange(3))", "np.append(a, a)", "np.unique(a)",
+             "np.atleast_1d(a)", "np.asfortranarray(a)", "np.triu(np.stack((a, a))).ravel()",
+             "np.stack((a, a)).reshape(2, 3)[1]", "a.reshape(3, 1)[:, 0]", "np.stack((a, a))[::-1, ::2].ravel()",
+             "a.view(a.dtype)"]
+
+
+@pytest.mark.parametrize("producer", PRODUCERS)
+def test_an_array_of_a_type_the_compiler_cannot_infer_divides_as_numpy(producer):
+    """`c %= b` and `c //= b` where `c` comes from a library call the compiler has no type rule for (np.roll,
+    np.take, …) or typed wrongly (a reshape's rank was its owner's): Numba's array `%=` killed the process with
+    SIGFPE on INT_MIN % -1 and its `//=` gave 0. Every signed width, by -1 and by 0; a float array and a guard
+    miss after each."""
+    f = jitted(f"def f(a, b):\n    c = {producer}\n    c %= b\n    d = {producer}\n    d //= b\n    return c, d\n")
+    for dtype in ("int8", "int16", "int32", "int64"):
+        low = np.iinfo(dtype).min
+        for divisor in (-1, 0):
+            assert_like_numpy(f, np.array([low, 7, low], dtype), np.dtype(dtype).type(divisor))
+    assert_like_numpy(f, np.array([-2.5, 7.0, 0.5]), np.float64(-1.5))

@@ -199,11 +199,15 @@ class NumpyRules:
         if name == "astype" and rest:
             dtype = _dtype_name(rest[0], self.calls)
             return Array(dtype, owner.ndim) if dtype else UNKNOWN
-        if name in _VIEWS:
-            return Array(owner.dtype, 1) if name in ("ravel", "flatten") else owner
-        if name == "reshape" and rest:
+        if name == "reshape" and rest:  # (before the views, whose rank and dtype are the owner's)
             ndim = len(rest) if len(rest) > 1 else _ndim_of_shape(self.of(rest[0]))
             return Array(owner.dtype, ndim) if ndim is not None else UNKNOWN
+        if name == "diagonal" and not rest and not keywords and owner.ndim >= 2:
+            return Array(owner.dtype, owner.ndim - 1)
+        if name in ("reshape", "squeeze", "diagonal") or name == "view" and (rest or keywords):
+            return UNKNOWN  # a rank (squeeze: which dims are 1) or a dtype (`a.view(np.uint8)`) not read here
+        if name in _VIEWS:
+            return Array(owner.dtype, 1) if name in ("ravel", "flatten") else owner
         if name == "item":  # Python's scalar (lower/pyscalars.py converts; uint64 beyond int64 raises)
             kind = _kind(owner.dtype)
             return Scalar(_PYTHON_KINDS[kind], True) if kind in _PYTHON_KINDS else Scalar(owner.dtype)

@@ -83,6 +83,7 @@ DIVISIONS = {
 
 # lower/division_into.py's integer division into an existing array (its first argument, also its value)
 INTO = tuple(f"cuvil.runtime.division_into.{n}_into" for n in ("floor_divide", "remainder", "fmod"))
+UPDATES = tuple(f"cuvil.runtime.division_into.{n}_update" for n in ("floor_divide", "remainder"))  # `t //= v`
 
 # The check helpers that take the user's line as `at=<line>` (lower/located.py) and raise with it, for the
 # dispatcher to raise their error at that line (runtime/where.py).
@@ -94,7 +95,7 @@ LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.inplace.inplac
                          "arange_float_step", "unpacks", "sequence_into_element")),
                      "cuvil.runtime.intrinsics.inplace_value", *(f"cuvil.runtime.elementwise.{n}" for n in (
                          "broadcast_shape", "numpy_refuses", "python_int_as", "python_float_as")),
-                     *(f"cuvil.runtime.pymath.{n}" for n in DOMAINS), *INTO,
+                     *(f"cuvil.runtime.pymath.{n}" for n in DOMAINS), *INTO, *UPDATES,
                      *(f"cuvil.runtime.pyint.{n}" for n in (*OVERFLOWS, "arm_checked", "power", "lshift", "floordiv",
                                                             "absolute", "to_int", "round_int", "as_index",
                                                             *DIVISIONS))})
@@ -218,6 +219,7 @@ _TABLE: dict[str, Entry] = {
     **_entries("cuvil.runtime.messages.dims"),
     **_entries("cuvil.runtime.checks.index", raises="opaque"),
     **_entries(" ".join(INTO), writes=(Arg(0),), views=(Arg(0),), raises="opaque"),
+    **_entries(" ".join(UPDATES), writes=(Arg(0),), views=(Arg(0),), raises="opaque"),
     # lower/indirect.py's test before a loop: reads its arguments, writes none, cannot raise
     **_entries("cuvil.runtime.checks.within cuvil.runtime.checks.outside cuvil.runtime.parallel.overlaps"),
     **_entries(" ".join(f"cuvil.runtime.half.{f}" for f in ("f16_to_f32 bf16_to_f32 f16 bf16 round_f16 "

@@ -2,6 +2,7 @@
 (the casts pass, lower/casts.py, mixes this in):
 
     c //= b                   →  floor_divide_into(c, c, b)     # an integer array; also `c[1:] %= b`
+    c %= b                    →  c = remainder_update(c, b)     # c or b of a type the compiler does not know
     np.fmod(a, b, out=o)      →  fmod_into(o, a, b)             # integer operands, an `out`
     t //= b                   →  t = floor_divide(t, b)         # a NumPy scalar (or an element, `c[i] /= d`)
 
@@ -23,6 +24,7 @@ from ..analysis.types import Array, Scalar
 from .again import repeatable
 
 _INTO = frozenset({"floor_divide", "remainder", "fmod"})
+_UPDATES = frozenset({"floor_divide", "remainder"})  # `//=` and `%=`
 MODULE = "cuvil.runtime.division_into"
 
 
@@ -39,8 +41,14 @@ class DivisionInto:
 
     def division_update(self, original: cst.AugAssign, target: cst.BaseAssignTargetExpression,
                         value: cst.BaseExpression, ufunc: str) -> cst.BaseSmallStatement | None:
-        """`c //= b` on an integer array, written through a view of it, as `floor_divide_into(c, c, b)`; None
-        for anything else (a fancy-indexed target is a copy: it stays as written)."""
+        """`c //= b` on an integer array, written through a view of it, as `floor_divide_into(c, c, b)`; where
+        either side's type is unknown, `c = floor_divide_update(c, b)`, which chooses when Numba types it (its
+        array `%=` traps on INT_MIN % -1 and kills the process); None for anything else (a fancy-indexed target
+        is a copy: it stays as written)."""
+        if ufunc in _UPDATES and self.arrays_into and repeatable(original.target) and not all(
+                isinstance(self.types.of(n), Array | Scalar) for n in (original.target, original.value)):
+            helper = cst.Name(self.intrinsic(MODULE, f"{ufunc}_update"))
+            return cst.Assign([cst.AssignTarget(target)], cst.Call(helper, [cst.Arg(target), cst.Arg(value)]))
         if ufunc not in _INTO or not self.arrays_into or not isinstance(self.types.of(original.target), Array) \
                 or not self._integers(original.target, original.value) or not self._view(original.target) \
                 or not repeatable(original.target):

@@ -1,5 +1,7 @@
 """Integer `floor_divide`, `remainder` and `fmod` into an existing array with NumPy's meaning: `a //= b`,
-`a %= b`, `np.fmod(a, b, out=o)`.
+`a %= b`, `np.fmod(a, b, out=o)`. `floor_divide_update(t, v)` and `remainder_update(t, v)` are `t //= v` and
+`t %= v` where the compiler could not type `t` or `v` (an array from a library call Cuvil has no rule for): they
+choose when Numba types them, the loop below for integer arrays, Numba's own operator otherwise.
 
 Numba's own array loops for these give 0 for INT_MIN // -1 (NumPy: INT_MIN, wrapped), execute the x86 division
 that traps on INT_MIN % -1 (SIGFPE: the interpreter dies), and compute integer fmod as C's `%` of the operands
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import types
-from numba.extending import overload
+from numba.extending import overload, register_jitable
 
 from .elementwise import floor_divide, fmod, remainder
 from .inplace import inplace_value
@@ -49,3 +51,43 @@ def _into(element):
 
 for _plain, _element in ((floor_divide_into, floor_divide), (remainder_into, remainder), (fmod_into, fmod)):
     overload(_plain, jit_options={"nogil": True})(_into(_element))
+
+
+def floor_divide_update(t, v, at=0):  # the plain-Python meaning: `t //= v`, in place on an array
+    t //= v
+    return t
+
+
+def remainder_update(t, v, at=0):
+    t %= v
+    return t
+
+
+def _integers(t) -> bool:
+    dtype = t.dtype if isinstance(t, types.Array) else t
+    return isinstance(dtype, types.Integer | types.Boolean)
+
+
+def _update(into, scalar):
+    def typer(t, v, at=0):
+        if isinstance(t, types.Array) and _integers(t) and _integers(v):
+            return lambda t, v, at=0: into(t, t, v, at)
+        return lambda t, v, at=0: scalar(t, v)  # floats, scalars: Numba's own operator is NumPy's or Python's
+
+    return typer
+
+
+@register_jitable
+def _floor_divide_in_place(t, v):
+    t //= v
+    return t
+
+
+@register_jitable
+def _remainder_in_place(t, v):
+    t %= v
+    return t
+
+
+overload(floor_divide_update, jit_options={"nogil": True})(_update(floor_divide_into, _floor_divide_in_place))
+overload(remainder_update, jit_options={"nogil": True})(_update(remainder_into, _remainder_in_place))
