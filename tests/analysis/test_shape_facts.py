@@ -8,7 +8,8 @@ shape_transfer and shape_rules, `--every 16 --offset 8`): each test fails on the
 - `Evaluator.subscript` 9: an index written as a parenthesized tuple (`x[(1, 2)]`) crashed the analysis;
 - `_true` 4: `keepdims=True` not read (a valid broadcast refused at compile time);
 - `_cannot_reshape` 14: NumPy's reshape message for a shape of three dims;
-- `Evaluator.module_call` 55, 71: the shapes of `np.dot(a, b)` and `np.reshape(x, shape)`."""
+- `Evaluator.module_call` 55, 71: the shapes of `np.dot(a, b)` and `np.reshape(x, shape)`;
+- `Evaluator.call` 13, 29 and `arith` 6: builtins of scalars and arrays, helpers, `n * 0` and `n // 0`."""
 
 from __future__ import annotations
 
@@ -130,3 +131,52 @@ def test_module_functions_have_known_shapes(call):
         """
     fn = define(source, env=_ENV)
     assert _error(source, a=(2, 3), b=(3, 4)) == _numpys(fn, np.zeros((2, 3)), np.zeros((3, 4)))
+
+
+def test_a_builtin_of_scalars_is_a_scalar_and_of_arrays_unknown():
+    """`Evaluator.call` 13, 29: `abs(k)` of a scalar is a scalar (a certain mismatch after it is found); `abs(a)`
+    of an array and a helper's result are not taken for scalars (no rank error for `abs(a)[0, 1]`)."""
+    source = """
+        def f(a, k):
+            y = np.zeros(3) + abs(k)
+            return y + np.ones(4)
+        """
+    assert _error(source, a=(2, 3), k=()) == _numpys(define(source, env=_ENV), np.zeros((2, 3)), -2)
+    assert _error("""
+        def f(a, k):
+            return abs(a)[0, 1] + max(a.shape)
+        """, a=(2, 3), k=()) is None
+
+
+def test_a_helper_of_scalars_may_return_an_array():
+    def grid(n):
+        return np.zeros((n, n))
+
+    fn = define("""
+        def f(k):
+            return grid(k)[0, 1] + grid(2)[1, 1]
+        """, env={**_ENV, "grid": grid})
+    assert cuvil.jit(fn)(3) == fn(3) == 0.0
+
+
+def test_a_dim_times_zero_is_zero_and_a_division_by_zero_is_pythons_error():
+    """`arith` 6: `n * 0` is a known 0 (a certain mismatch); `n // 0` is left to run time (ZeroDivisionError
+    in CPython's words at the line), not computed by the analysis."""
+    source = """
+        def f(a):
+            n = len(a)
+            return np.zeros(n * 0) + np.ones(3)
+        """
+    assert _error(source, a=(4,)) == _numpys(define(source, env=_ENV), np.zeros(4))
+    fn = define("""
+        def f(a):
+            n = len(a)
+            k = n // 0
+            return np.zeros(k)
+        """, env=_ENV)
+    with pytest.raises(ZeroDivisionError) as want:
+        fn(np.zeros(4))
+    with pytest.raises(ZeroDivisionError) as got:
+        cuvil.jit(fn)(np.zeros(4))
+    assert str(got.value) == str(want.value)
+    assert got.traceback[-1].lineno == want.traceback[-1].lineno

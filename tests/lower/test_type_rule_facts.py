@@ -8,6 +8,8 @@ guard miss.
 - `NumpyRules.method` 19, 49, 109: a reduction's positional axis (`a.sum(0)`), `ravel`/`flatten`'s dtype,
   `a.clip(lo, hi)`'s bounds; `NumpyRules.clip` 1: `np.clip`;
 - `NumpyRules.reduction` 65: `cumsum`'s dtype; `Scalar.__str__` 16: a Python complex's name;
+- `Rules.subscript` 25: a tuple's item by a negative literal (which was not typed at all: a silent wrap-around);
+- `unify` 33: a variable of two NumPy scalar types;
 - `NumpyRules.matmul` 4, 34: the dtype and rank of `a @ b` (tests/lower/test_matmul_operator_types.py)."""
 
 from __future__ import annotations
@@ -83,3 +85,36 @@ def test_python_numbers_print_by_their_python_names():
     assert [str(Scalar(d, True)) for d in ("int64", "float64", "bool", "complex128")] == \
         ["int", "float", "bool", "complex"]
     assert [str(Scalar(d)) for d in ("int64", "float32", "complex128")] == ["int64", "float32", "complex128"]
+
+
+@pytest.mark.parametrize("k", [-3, -2, -1, 0, 1, 2])
+def test_a_tuple_item_by_a_negative_literal_has_its_type(k):
+    """`t[-2]` of a tuple of several types was untyped (only `t[2]` was read), so `t[-2] * 2**62` went
+    unchecked and wrapped (0 for Python's 2**64); `Rules.subscript` 25 (the bound of negative indices)."""
+    f = cuvil.jit(define(f"def f(n, x):\n    t = (n, x, n * 2)\n    return t[{k}] * 2**62\n"))
+    for n in (0, 1, 2):  # 0: fits; 1: fits as a float, not as an int; 2: beyond int64 either way
+        want = f.py_func(n, 0.5)
+        if isinstance(want, int) and not -2**63 <= want < 2**63:
+            with pytest.raises(OverflowError):
+                f(n, 0.5)
+        else:
+            got = f(n, 0.5)
+            assert type(got) is type(want) and got == want
+
+
+def test_a_dtype_name_shadowed_by_a_global_is_the_global():
+    """`np.zeros(n, int)` in a module where `int` is `np.int8` is int8 (`_dtype_name` 14: the builtin read)."""
+    f = cuvil.jit(define("def f(n):\n    return np.zeros(n, int) + 1, np.ones(n, dtype=float)\n",
+                         env={"np": np, "int": np.int8, "float": np.float32}))
+    for n in (3, 4, 0):
+        assert_like_numpy(f, n)
+
+
+def test_a_variable_of_two_numpy_scalar_types_has_the_promoted_type():
+    """docs/semantics.md's one-type rule: `s` holds an int8 on one path and an int16 on the other, so it is an
+    int16 on both (`unify` 33)."""
+    f = jitted("def f(a, b, c):\n    if c:\n        s = a[0]\n    else:\n        s = b[0]\n    return s * 2\n")
+    a, b = np.array([10], np.int8), np.array([-1000], np.int16)
+    for c in (True, False, True):
+        got, want = f(a, b, c), f.py_func(a, b, c)
+        assert type(got) is np.int16 and got == want

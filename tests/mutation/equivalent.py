@@ -12,6 +12,9 @@ EQUIVALENT: dict[str, str] = {
     "cuvil.analysis.shape_transfer.xǁTransferǁloop_target__mutmut_11": "join maps a name unknown on both sides to a "
                                                                        "scalar, so the fixpoint's next round gives the "
                                                                        "counter `()` again",
+    "cuvil.analysis.shape_transfer.xǁTransferǁupdate__mutmut_30": "a name of unknown shape has no fact to forget "
+                                                                  "but being an argument, and no certain error can "
+                                                                  "name an argument whose shape is unknown",
     "cuvil.analysis.types.x__refusal__mutmut_8": "whether NumPy refuses operands does not depend on the sample "
                                                  "array's length (1 or 2)",
     _DEP + "xǁ_Loopǁis_reduction__mutmut_15": "`uses` counts every occurrence of the name, a plain assignment's "

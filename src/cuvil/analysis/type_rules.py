@@ -60,6 +60,12 @@ _MATH_INTS = frozenset({"floor", "ceil", "trunc", "isqrt", "factorial", "gcd", "
 _MATH_BOOLS = frozenset({"isnan", "isinf", "isfinite", "isclose"})
 
 
+def _literal_int(node: cst.BaseExpression) -> int | None:
+    if isinstance(node, cst.Integer):
+        return int(node.evaluated_value)
+    return -int(node.expression.evaluated_value) if _negative_literal(node) else None  # type: ignore[attr-defined]
+
+
 def _negative_literal(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) \
         and isinstance(node.expression, cst.Integer) and int(node.expression.evaluated_value) > 0
@@ -146,8 +152,8 @@ class Rules(NumpyRules):
         if len(parts) == 1 and isinstance(parts[0], cst.Index) and isinstance(parts[0].value, cst.Tuple):
             parts = [cst.Index(e.value) for e in parts[0].value.elements]
         if isinstance(base, Tuple):
-            if len(parts) == 1 and isinstance(parts[0], cst.Index) and isinstance(parts[0].value, cst.Integer):
-                k = int(parts[0].value.value, 0)
+            k = _literal_int(parts[0].value) if len(parts) == 1 and isinstance(parts[0], cst.Index) else None
+            if k is not None:  # `t[1]`, `t[-2]`
                 return base.items[k] if -len(base.items) <= k < len(base.items) else CONFLICT
             if base.items and len(set(base.items)) == 1:
                 return base.items[0]
