@@ -45,3 +45,34 @@ def test_an_error_in_the_users_code_is_still_the_users():
     with pytest.raises(cuvil.CuvilTypeError) as raised:
         cuvil.jit(fn)(np.arange(3.0))
     assert raised.value.lineno == 2
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int64"])
+def test_the_code_as_written_divides_integers_as_numpy(monkeypatch, dtype):
+    """The fallback has no types, so `c %= b` was Numba's own array `%=`, which traps on INT_MIN % -1 (SIGFPE:
+    the process died) and gives 0 for INT_MIN // -1. It goes through NumPy's loop now; floats and Python ints
+    keep their meaning."""
+    monkeypatch.setattr(program, "Casts", _Broken)
+    fn = define("""
+        def f(a, b, k):
+            c = a.copy()
+            c %= b
+            d = a.copy()
+            d //= b
+            k //= 2
+            return c, d, k * 3
+        """)
+    jitted = cuvil.jit(fn)
+    low = np.iinfo(dtype).min
+    with pytest.warns(cuvil.PerformanceWarning, match="please report this bug"):
+        jitted(np.array([low], dtype), np.dtype(dtype).type(-1), 7)
+    for a, b, k in ((np.array([low, 7, low], dtype), np.dtype(dtype).type(-1), -7),
+                    (np.array([low, 5], dtype), np.array([-1, 0], dtype), 9),
+                    (np.array([-2.5, 7.0]), 1.5, 3)):  # a hit, a miss (an array divisor), a float miss
+        with np.errstate(all="ignore"):
+            want = fn(a, b, k)
+        got = jitted(a, b, k)
+        for x, y in zip(got[:2], want[:2]):
+            assert x.dtype == y.dtype
+            np.testing.assert_array_equal(x, y)
+        assert type(got[2]) is type(want[2]) and got[2] == want[2]

@@ -47,8 +47,7 @@ class DivisionInto:
         is a copy: it stays as written)."""
         if ufunc in _UPDATES and self.arrays_into and repeatable(original.target) and not all(
                 isinstance(self.types.of(n), Array | Scalar) for n in (original.target, original.value)):
-            helper = cst.Name(self.intrinsic(MODULE, f"{ufunc}_update"))
-            return cst.Assign([cst.AssignTarget(target)], cst.Call(helper, [cst.Arg(target), cst.Arg(value)]))
+            return _updated(target, value, ufunc, self.intrinsic)
         if ufunc not in _INTO or not self.arrays_into or not isinstance(self.types.of(original.target), Array) \
                 or not self._integers(original.target, original.value) or not self._view(original.target) \
                 or not repeatable(original.target):
@@ -78,3 +77,27 @@ class DivisionInto:
             if not (isinstance(kind, Scalar) and np.dtype(kind.dtype).kind in "iu"):
                 return False
         return True
+
+
+def _updated(target: cst.BaseAssignTargetExpression, value: cst.BaseExpression, ufunc: str,
+             intrinsic: Callable[[str, str], str]) -> cst.Assign:
+    helper = cst.Name(intrinsic(MODULE, f"{ufunc}_update"))
+    return cst.Assign([cst.AssignTarget(target)], cst.Call(helper, [cst.Arg(target), cst.Arg(value)]))
+
+
+_AUGMENTED = {cst.FloorDivideAssign: "floor_divide", cst.ModuloAssign: "remainder"}
+
+
+class UntypedDivisions(cst.CSTTransformer):
+    """The code as written (the dispatcher's fallback, which has no types): every `t //= v` and `t %= v` through
+    the `_update` helpers, which choose when Numba types them; Numba's own array `%=` can kill the process."""
+
+    def __init__(self, intrinsic: Callable[[str, str], str]):
+        super().__init__()
+        self.intrinsic = intrinsic
+
+    def leave_AugAssign(self, original: cst.AugAssign, updated: cst.AugAssign) -> cst.BaseSmallStatement:
+        ufunc = _AUGMENTED.get(type(original.operator))
+        if ufunc is None or not repeatable(original.target):
+            return updated
+        return _updated(updated.target, updated.value, ufunc, self.intrinsic)

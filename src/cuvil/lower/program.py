@@ -37,6 +37,7 @@ from .arrays import Lowering
 from .blocks import lower_arrays
 from .casts import Casts
 from .checks import BoundsChecks
+from .division_into import UntypedDivisions
 from .divmods import Divmods
 from .located import Located
 from .overflow import OverflowChecks
@@ -131,6 +132,8 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
         for name, types in typed.items() if not as_written else ():
             functions[name] = functions[name].visit(  # type: ignore[assignment]
                 Casts(types, numpy, intrinsic, arrays_into=options.target == "cpu"))
+        for name in functions if as_written and options.target == "cpu" else ():
+            functions[name] = functions[name].visit(UntypedDivisions(intrinsic))  # type: ignore[assignment]
     globals = program.globals()
 
     def rewrite_each(rewrite: Callable[[Types], cst.CSTTransformer]) -> None:
