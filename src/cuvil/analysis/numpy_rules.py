@@ -204,7 +204,7 @@ class NumpyRules:
             return Array(owner.dtype, ndim) if ndim is not None else UNKNOWN
         if name == "diagonal" and not rest and not keywords and owner.ndim >= 2:
             return Array(owner.dtype, owner.ndim - 1)
-        if name in ("reshape", "squeeze", "diagonal") or name == "view" and (rest or keywords):
+        if name in ("reshape", "squeeze", "diagonal") or (name == "view" and (rest or keywords)):
             return UNKNOWN  # a rank (squeeze: which dims are 1) or a dtype (`a.view(np.uint8)`) not read here
         if name in _VIEWS:
             return Array(owner.dtype, 1) if name in ("ravel", "flatten") else owner

@@ -49,15 +49,12 @@ def _shape(dims) -> str:
     return "(" + ",".join(str(int(d)) for d in dims) + ("," if len(dims) == 1 else "") + ")"
 
 
-def _broadcast(shapes: list[list[int]]) -> list[int] | None:
+def _broadcast(shapes: list[list[int]]) -> tuple[int, ...] | None:
     """NumPy's broadcast shape of `shapes`, or None where they do not broadcast together."""
-    out: list[int] = []
-    for k in range(1, max(map(len, shapes), default=0) + 1):
-        dims = {s[len(s) - k] for s in shapes if k <= len(s)} - {1}
-        if len(dims) > 1:
-            return None
-        out.insert(0, dims.pop() if dims else 1)
-    return out
+    try:
+        return np.broadcast_shapes(*(tuple(s) for s in shapes))
+    except ValueError:
+        return None
 
 
 def shapes_message(kind: int, dims, ranks) -> str:
