@@ -18,6 +18,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cuvil
 from tests.helpers import define
@@ -118,3 +120,21 @@ def test_a_variable_of_two_numpy_scalar_types_has_the_promoted_type():
     for c in (True, False, True):
         got, want = f(a, b, c), f.py_func(a, b, c)
         assert type(got) is np.int16 and got == want
+
+
+RESHAPES = [(6,), (2, 3), (3, 2), (1, 6), (2, 1, 3), (6, 1)]
+
+
+@settings(max_examples=12, deadline=None)
+@given(before=st.sampled_from(RESHAPES[:3]), after=st.sampled_from(RESHAPES),
+       form=st.sampled_from(["a.reshape({t})", "a.reshape({args})", "np.reshape(a, {t})"]),
+       dtype=st.sampled_from(["int8", "float32"]))
+def test_a_reshape_has_the_rank_it_is_given(before, after, form, dtype):
+    """`a.reshape(...)` as a method was typed with the rank of `a` (the view rule came first), so `b[0]` of a
+    reshaped 1-d array was typed a scalar and the lowered code was refused: every rank to every rank, the shape
+    as a tuple or as arguments, the method and the function; the result indexed and computed with."""
+    call = form.format(t=after, args=", ".join(map(str, after)))
+    f = jitted(f"def f(a):\n    b = {call}\n    return b[0] * 2, b.ndim\n")
+    a = np.arange(6, dtype=dtype).reshape(before)
+    assert_like_numpy(f, a)
+    assert_like_numpy(f, a[::-1].copy())  # a guard hit
