@@ -90,3 +90,60 @@ def test_builtins_of_python_and_numpy_bools_match_python(fn):
     or a miss."""
     for x in (True, np.False_, np.True_, False, True, np.True_):
         assert _outcome(BOOL_JITTED[fn], x) == _outcome(fn, x), x
+
+
+def numpy_divmod(a, b):
+    q, r = divmod(a, b)
+    return q, r, divmod(a, 3)
+
+
+NUMPY_DIVMOD = cuvil.jit(numpy_divmod)
+DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint64", "float32", "float64"]  # float16 arguments: refused
+
+
+def _scalar(data, dtype: str):
+    """A value of `dtype`, its edges (0, -1, the minimum, nan, inf) drawn often."""
+    if np.dtype(dtype).kind == "f":
+        edges = [0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan]
+        value = data.draw(st.sampled_from(edges) | st.floats(-1e4, 1e4, width=32))
+    else:
+        info = np.iinfo(dtype)
+        value = data.draw(st.sampled_from([0, 1, -1 if info.min else 2, info.min, info.max])
+                          | st.integers(int(info.min), int(info.max)))
+    return np.dtype(dtype).type(value)
+
+
+@settings(max_examples=25)
+@given(data=st.data(), kinds=st.tuples(st.sampled_from(DTYPES), st.sampled_from(DTYPES + ["int", "float"])))
+def test_divmod_of_numpy_scalars_is_numpys(data, kinds):
+    """`divmod()` of a NumPy scalar is NumPy's divmod: its dtype (a float32 pair, not Numba's float64 one), 0 or
+    inf/nan for a zero divisor, INT_MIN // -1 wrapped; with a Python number, NumPy's OverflowError for an int the
+    dtype cannot hold. Three calls per pair: first call, guard hit, guard miss (the operands swapped)."""
+    a = _scalar(data, kinds[0])
+    b = {"int": data.draw(st.integers(-300, 300)), "float": data.draw(st.floats(-1e3, 1e3))}.get(kinds[1]) \
+        if kinds[1] in ("int", "float") else _scalar(data, kinds[1])
+    with np.errstate(all="ignore"):
+        for args in ((a, b), (a, b), (b, a)):
+            assert_matches(numpy_divmod, {"cuvil": NUMPY_DIVMOD}, *args)
+
+
+def array_divmod(a, b):
+    q, r = divmod(a, b)
+    return q, r
+
+
+ARRAY_DIVMOD = cuvil.jit(array_divmod)
+
+
+@settings(max_examples=15)
+@given(data=st.data(), kinds=st.tuples(st.sampled_from(DTYPES), st.sampled_from(DTYPES + ["int", "float"])),
+       shape=st.sampled_from([(0,), (1,), (5,), (2, 3)]))
+def test_divmod_of_arrays_is_numpys(data, kinds, shape):
+    """`divmod()` of an array (Numba has none: it was refused in Numba's words) is np.divmod, with an array or
+    a scalar on either side: first call, guard hit, guard miss (swapped)."""
+    a = np.array([_scalar(data, kinds[0]) for _ in range(int(np.prod(shape)))], dtype=kinds[0]).reshape(shape)
+    b = {"int": data.draw(st.integers(-100, 100)), "float": data.draw(st.floats(-1e3, 1e3))}.get(kinds[1]) \
+        if kinds[1] in ("int", "float") else _scalar(data, kinds[1])
+    with np.errstate(all="ignore"):
+        for args in ((a, b), (a, b), (b, a)):
+            assert_matches(array_divmod, {"cuvil": ARRAY_DIVMOD}, *args)

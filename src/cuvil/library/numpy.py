@@ -204,7 +204,7 @@ _TABLE: dict[str, Entry] = {
     # Cuvil's own helpers in generated code: NumPy's elementwise meaning (runtime/elementwise.py), Python's
     # power (runtime/intrinsics.py), NumPy's in-place updates (runtime/inplace.py)
     **_entries("cuvil.runtime.elementwise.true_divide cuvil.runtime.elementwise.floor_divide "
-               "cuvil.runtime.elementwise.remainder"),
+               "cuvil.runtime.elementwise.remainder cuvil.runtime.elementwise.divmod_"),
     **_entries("cuvil.runtime.elementwise.power cuvil.runtime.elementwise.broadcast_shape", raises="opaque"),
     **_entries(" ".join(f"cuvil.runtime.vmath.{f}" for f in ("maximum minimum exp_f32 exp_f64 log_f32 log_f64 tanh_f32 "
                                                               "tanh_f64 erf_f32 erf_f64 sigmoid_f32 "

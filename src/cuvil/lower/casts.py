@@ -171,6 +171,11 @@ class Casts(LibraryResults, DivisionInto, ExactComparisons, cst.CSTTransformer):
         kinds = [self.types.of(o) for o in operands]
         return all(isinstance(k, Scalar) for k in kinds) and any(not k.weak for k in kinds)  # type: ignore[union-attr]
 
+    def _numpy_operands(self, *operands: cst.BaseExpression) -> bool:
+        """Some operand is a NumPy scalar or an array, all are known: `divmod()` of them is NumPy's."""
+        kinds = [self.types.of(o) for o in operands]
+        return all(_numeric(k) for k in kinds) and any(isinstance(k, Array) or not k.weak for k in kinds)  # type: ignore[union-attr]
+
     def leave_Comparison(self, original: cst.Comparison, updated: cst.Comparison) -> cst.BaseExpression:
         if len(original.comparisons) != 1:
             return updated
@@ -282,6 +287,12 @@ class Casts(LibraryResults, DivisionInto, ExactComparisons, cst.CSTTransformer):
                                       strict=True)  # in NumPy's dtype: `2 ** np.int16(3)` is an int16
             return self._wrap(original, updated.with_changes(func=cst.Name(power),
                                                              args=[cst.Arg(c) for c in converted]))
+        if name == "divmod" and len(positional) == len(updated.args) == 2 \
+                and self._numpy_operands(*(a.value for a in original.args)):  # NumPy's divmod, in its dtype
+            converted = self._convert([a.value for a in original.args], [a.value for a in updated.args],
+                                      "floor_divide", strict=True)
+            pair = self.intrinsic("cuvil.runtime.elementwise", "divmod_")
+            return updated.with_changes(func=cst.Name(pair), args=[cst.Arg(c) for c in converted])
         if isinstance(original.func, cst.Name) and original.func.value == "float" and len(updated.args) == 1 \
                 and self.types.of(original.args[0].value) in _NARROW_FLOATS:
             return self._call(updated.args[0].value, "float64", False)  # Numba's float() keeps a float32

@@ -41,6 +41,11 @@ def power(a, b):
     return np.power(a, b)
 
 
+def divmod_(a, b):
+    """`divmod()` of NumPy scalars is NumPy's divmod (np.float32.__divmod__): its dtype, no ZeroDivisionError."""
+    return np.divmod(a, b)
+
+
 def python_int_as(value, dtype, at=0):
     """A Python int taking part in an operation with a NumPy integer of `dtype`: NumPy 2 refuses one the dtype
     cannot hold (OverflowError) instead of wrapping it."""
@@ -124,6 +129,16 @@ def _remainder(a, b):
     if arrays is not None:
         return arrays
     return lambda a, b: a % b
+
+
+@overload(divmod_, jit_options=_NUMPY)
+def _divmod(a, b):
+    # The lowering converted both operands to NumPy's loop dtype; Numba computes integers narrower than 64
+    # bits in int64, so both halves are narrowed back to it (wrapping as NumPy's do).
+    dtype = a if a == b and isinstance(a, types.Integer | types.Float) else None
+    if dtype is None:
+        return lambda a, b: (floor_divide(a, b), remainder(a, b))
+    return lambda a, b: (dtype(floor_divide(a, b)), dtype(remainder(a, b)))
 
 
 @overload(power, jit_options=_NUMPY)
