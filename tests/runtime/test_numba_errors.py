@@ -49,14 +49,47 @@ def test_numba_empty_assertion_error_is_a_type_error_at_the_line():
     assert "failed with AssertionError (and no message)" in error.message
 
 
-def test_unsupported_numpy_function_keeps_numbas_sentence():
+def test_unsupported_numpy_function_is_named_with_what_to_do():
     error = _error("""
         def f(x):
             y = x + 1.0
             return np.tile(y, 2)
         """, np.ones(3))
     assert error.lineno == 3
-    assert error.message == "Use of unsupported NumPy function 'numpy.tile' or unsupported use of the function."
+    assert error.message == "np.tile is not supported in compiled code (Numba does not implement it); write it as a " \
+                            "loop instead"
+
+
+@pytest.mark.parametrize("call", ["a.squeeze()", "np.squeeze(a)", "a.tolist()", "a.ptp_of()"])
+def test_array_method_numba_lacks_is_named_at_its_line(call):
+    """Numba says "Unknown attribute 'squeeze' of type array(float64, 2d, C)": Cuvil names the method and says
+    what to write instead, at the line; the first call and again after a guard miss (another rank)."""
+    for a in (np.ones((1, 3)), np.ones((1, 3, 1))):
+        error = _error(f"""
+            def f(a):
+                b = a * 2
+                return {call}
+            """, a)
+        assert error.lineno == 3
+        name = call.split("(")[0].split(".")[1]
+        said = f"np.{name} is not supported" if call.startswith("np.") else f"arrays have no .{name}"
+        assert error.message.startswith(said + " in compiled code (Numba does not implement it); ")
+
+
+def test_swapaxes_method_is_numpys():
+    """`a.swapaxes(i, j)` (Numba has only the function) is NumPy's view: written through, all ranks."""
+    fn = cuvil.jit(define("""
+        def f(a, i, j):
+            b = a.swapaxes(i, j)
+            b[0, -1] = -1
+            return b.copy(), b.sum(axis=0)
+        """))
+    for shape, i, j in (((2, 3), 0, 1), ((2, 3), 0, 1), ((2, 3, 4), -1, 0), ((4, 5), 1, 1)):
+        a = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
+        expected, got = fn.py_func(a.copy(), i, j), fn(a, i, j)
+        for e, g in zip(expected, got):
+            assert e.dtype == g.dtype and e.shape == g.shape and np.array_equal(e, g)
+        assert np.array_equal(a, np.swapaxes(expected[0], i, j))
 
 
 def test_unexpected_keyword_keeps_numbas_sentence():

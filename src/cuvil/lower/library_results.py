@@ -6,6 +6,7 @@ casts pass (lower/casts.py mixes this in) so the result is NumPy's:
     np.clip(int32_array, 0.0, 2.5)  →  np.clip(x.astype(np.float64), 0.0, 2.5)    # Numba clips in int32
     np.cumsum(3)               →  np.cumsum(np.full(1, 3))     # NumPy: array([3]); Numba: 3
     np.float32(array)          →  array.astype(np.float32)     # Numba: no such constructor
+    a.swapaxes(0, 1)           →  np.swapaxes(a, 0, 1)         # Numba: no such method
 
 The result types are analysis/numpy_rules.py's; what Numba returns anyway (int64, float64, bool, complex128
 scalars) is left alone.
@@ -54,6 +55,11 @@ class LibraryResults:
             one = cst.Call(cst.Attribute(cst.Name(self.numpy()), cst.Name("full")),
                            [cst.Arg(cst.Integer("1")), updated.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)])
             return updated.with_changes(args=[updated.args[0].with_changes(value=one), *updated.args[1:]])
+        if name == ".swapaxes" and isinstance(original.func, cst.Attribute) \
+                and isinstance(self.types.of(original.func.value), Array) and len(positional) == len(updated.args):
+            owner = cst.ensure_type(updated.func, cst.Attribute).value  # Numba has np.swapaxes, not the method
+            return cst.Call(cst.Attribute(cst.Name(self.numpy()), cst.Name("swapaxes")),
+                            [cst.Arg(owner), *(a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in updated.args)])
         if name.startswith("numpy.") and short in _DTYPE_CASTS and len(updated.args) == 1 \
                 and updated.args[0].keyword is None and isinstance(self.types.of(original.args[0].value), Array):
             return self._call(updated.args[0].value, np.dtype(short).name, True)  # Numba: no np.float32(array)

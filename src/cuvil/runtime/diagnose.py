@@ -61,6 +61,28 @@ _TYPING_LIMITS = {
         "change the module's array); pass the array as an argument to write it"),
 }
 
+# An array method or function Numba does not implement, in Numba's words → what to write instead.
+_UNKNOWN_METHOD = re.compile(r"Unknown attribute '(\w+)' of type array\(")
+_UNSUPPORTED_FUNCTION = re.compile(r"unsupported NumPy function 'numpy\.(\w+)'")
+_INSTEAD = {
+    "squeeze": "index the size-1 axes away (`a[0]`, `a[:, 0]`) or reshape to the shape you want (a squeezed "
+               "array's rank depends on its sizes, which compiled code does not know)",
+    "tolist": "return the array and call .tolist() outside the compiled function",
+}
+
+
+def _unsupported(message: str, summary: str) -> str:
+    """Numba's "Unknown attribute 'squeeze' of type array(float64, 2d, C)" in the user's terms."""
+    method = _UNKNOWN_METHOD.search(message)
+    function = _UNSUPPORTED_FUNCTION.search(message)
+    if method is None and function is None:
+        return summary
+    name = method.group(1) if method else function.group(1)  # type: ignore[union-attr]
+    said = f"arrays have no .{name} in compiled code" if method else \
+        f"np.{name} is not supported in compiled code"
+    return f"{said} (Numba does not implement it); {_INSTEAD.get(name, 'write it as a loop instead')}"
+
+
 # Generated module file name → its line map (index 0 is line 1). By name: Numba prints paths relative to the
 # working directory, and every generated module's name is unique (it holds the cache key).
 line_maps: dict[str, list[tuple[str, int] | None]] = {}
@@ -124,6 +146,7 @@ def user_error(exc: Exception) -> CuvilTypeError:
         message = _ANSI.sub("", str(exc))
         summary, locations = _summary(message), _LOCATION.findall(message)
         summary = next((said for key, said in _TYPING_LIMITS.items() if key in message), summary)
+        summary = _unsupported(message, summary)
     else:
         message = "".join(traceback.format_exception(exc))
         summary, locations = _internal_summary(exc), _frame_locations(exc)
