@@ -4,6 +4,8 @@ failed no test). Each function is called three times per kind (first call, guard
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -147,3 +149,25 @@ def test_divmod_of_arrays_is_numpys(data, kinds, shape):
     with np.errstate(all="ignore"):
         for args in ((a, b), (a, b), (b, a)):
             assert_matches(array_divmod, {"cuvil": ARRAY_DIVMOD}, *args)
+
+
+def truncated(x):
+    return math.trunc(x) + 1
+
+
+TRUNCATED = cuvil.jit(truncated)
+
+
+@pytest.mark.parametrize("value", [True, 7, -2.5, np.float64(-2.5), np.int8(-3), np.int64(5), np.uint64(2**63),
+                                   np.float32(2.5), np.bool_(True)])
+def test_math_trunc_is_cpythons(value):
+    """CPython's math.trunc takes Python numbers (and np.float64, a float subclass) only: a NumPy int, float32
+    or bool is a TypeError in its words (Cuvil truncated them). Twice: first call, guard hit."""
+    for _ in range(2):
+        assert_matches(truncated, {"cuvil": TRUNCATED}, value)
+        try:
+            truncated(value)
+        except TypeError as expected:
+            with pytest.raises(TypeError) as got:
+                TRUNCATED(value)
+            assert str(got.value) == str(expected)

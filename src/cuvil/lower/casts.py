@@ -308,6 +308,13 @@ class Casts(LibraryResults, DivisionInto, ExactComparisons, cst.CSTTransformer):
         if name == "round" and len(positional) == 2 \
                 and self.types.of(original.args[0].value) == Scalar("float64", True):  # CPython's exact rounding
             return updated.with_changes(func=cst.Name(self.intrinsic("cuvil.runtime.pymath", "round_ndigits")))
+        if name == "math.trunc" and len(original.args) == 1:
+            kind = self.types.of(original.args[0].value)
+            if isinstance(kind, Scalar) and not kind.weak and kind.dtype != "float64":  # np.float64 is a float
+                refuses = self.intrinsic("cuvil.runtime.elementwise", "numpy_refuses")  # CPython's TypeError
+                said = f"type numpy.{'bool' if kind.dtype == 'bool' else kind.dtype} doesn't define __trunc__ method"
+                return cst.Call(cst.Name(refuses), [cst.Arg(updated.args[0].value), cst.Arg(cst.SimpleString(
+                    repr(said)))])
         if name.startswith("math.") and positional:
             # CPython computes `math` in double whatever NumPy scalar it is given
             args = []
