@@ -26,7 +26,7 @@ import numpy as np
 from ..analysis.type_rules import _OPERATORS, Types
 from ..analysis.types import Array, Refused, Scalar, Type, operand, ufunc_result
 from ..library import numpy as library
-from . import math
+from . import isinstances, math
 from .again import repeatable
 from .division_into import DivisionInto
 from .exact_comparisons import ExactComparisons
@@ -308,6 +308,10 @@ class Casts(LibraryResults, DivisionInto, ExactComparisons, cst.CSTTransformer):
         if name == "round" and len(positional) == 2 \
                 and self.types.of(original.args[0].value) == Scalar("float64", True):  # CPython's exact rounding
             return updated.with_changes(func=cst.Name(self.intrinsic("cuvil.runtime.pymath", "round_ndigits")))
+        if name == "isinstance":
+            answer = isinstances.decided(original, self.types)  # CPython's answer, known for every variant
+            if answer is not None:
+                return answer
         if name == "math.trunc" and len(original.args) == 1:
             kind = self.types.of(original.args[0].value)
             if isinstance(kind, Scalar) and not kind.weak and kind.dtype != "float64":  # np.float64 is a float

@@ -68,6 +68,7 @@ _INSTEAD = {
     "squeeze": "index the size-1 axes away (`a[0]`, `a[:, 0]`) or reshape to the shape you want (a squeezed "
                "array's rank depends on its sizes, which compiled code does not know)",
     "tolist": "return the array and call .tolist() outside the compiled function",
+    "ndarray": "test an argument's kind outside the compiled function (each kind compiles a variant of its own)",
 }
 
 
