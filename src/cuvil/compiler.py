@@ -323,26 +323,55 @@ class _Module:
 
     def module_callees(self, fn: types.FunctionType, tree: cst.FunctionDef, renames: dict[str, str]) \
             -> cst.FunctionDef:
-        """`mod.helper(x)`, `helper` a plain (or `cuvil.jit`) function of a module `fn` reads: called as a helper,
-        as after `from mod import helper` (Numba knows no attribute `helper` of a module)."""
+        """`mod.helper(x)` (or `pkg.sub.helper(x)`), `helper` a plain (or `cuvil.jit`) function of a module `fn`
+        reads: called as a helper, as after `from mod import helper` (Numba knows no attribute `helper` of a
+        module). `mod.ARR`, an array or NumPy scalar of a module: a name of the generated module, as after `from
+        mod import ARR`, so it is typed and lowered as any global array (Numba's inliner failed on
+        `mod.ARR.sum()`)."""
         free, originals = free_names(tree), self.originals.get(fn, {})
         back = {new: old for old, new in renames.items()}
         module = self
 
+        def attribute(node: cst.BaseExpression) -> tuple[tuple[str, ...], object] | None:
+            """(the path as the user wrote it, the value) of `mod.attr` or `pkg.sub.attr`; None otherwise."""
+            chain: list[str] = []
+            while isinstance(node, cst.Attribute):
+                chain.insert(0, node.attr.value)
+                node = node.value
+            if not chain or not isinstance(node, cst.Name) or node.value not in free:
+                return None
+            name = back.get(node.value, node.value)
+            owner = lookup(fn, originals.get(name, name))
+            for attr in chain[:-1]:
+                owner = getattr(owner, attr, None) if isinstance(owner, types.ModuleType) else None
+            if not isinstance(owner, types.ModuleType):
+                return None
+            return (name, *chain), getattr(owner, chain[-1], None)
+
         class Callees(cst.CSTTransformer):
             def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
-                func = updated.func
-                if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
-                        and func.value.value in free):
-                    return updated
-                name = back.get(func.value.value, func.value.value)
-                owner = lookup(fn, originals.get(name, name))
-                value = getattr(owner, func.attr.value, None) if isinstance(owner, types.ModuleType) else None
-                binding = bind(value) if value is not None else None
+                found = attribute(updated.func)
+                binding = bind(found[1]) if found is not None and found[1] is not None else None
                 if not isinstance(binding, Callee):
                     return updated
-                called = module.add_function(binding.function, (*module.paths[fn], name, func.attr.value))
+                assert found is not None
+                called = module.add_function(binding.function, (*module.paths[fn], *found[0]))
                 return updated.with_changes(func=cst.Name(called))
+
+            def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+                found = attribute(updated)
+                if found is None or not isinstance(found[1], np.ndarray | np.generic):
+                    return updated
+                binding = bind(found[1])
+                if not isinstance(binding, Injected):  # an object array, say: Numba's own error
+                    return updated
+                same = next((n for n, b in module.names.items() if isinstance(b, Injected) and b.value is found[1]),
+                            None)
+                if same is None:
+                    same = module.free_name(found[0][-1], tree)
+                    module.names[same] = binding
+                    module.injected[same] = (*module.paths[fn], *found[0])
+                return cst.Name(same)
 
         return cst.ensure_type(tree.visit(Callees()), cst.FunctionDef)
 

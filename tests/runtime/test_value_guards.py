@@ -10,6 +10,7 @@ import sys
 import textwrap
 
 import numba
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -126,6 +127,27 @@ def test_module_attribute_edited_in_another_file_is_a_miss_in_the_next_process(t
     assert _run(tmp_path) == ["2.0", "disk"]
     (tmp_path / "consts.py").write_text("OFFSET = 5.0\n")
     assert _run(tmp_path) == ["6.0", "miss"]
+
+
+def test_module_array_edited_in_another_file_is_a_miss_in_the_next_process(tmp_path):
+    """`consts.ARR` is bound into the generated module as `from consts import ARR` would: a disk hit in the next
+    process finds it again through the module (frontend/captures.follow), an edit of the file is a miss."""
+    (tmp_path / "consts.py").write_text("import numpy as np\nARR = np.arange(4.0)\nARR.flags.writeable = False\n")
+    (tmp_path / "main.py").write_text(textwrap.dedent("""
+        import numpy as np
+        import cuvil
+        import consts
+
+        @cuvil.jit
+        def f(x):
+            return consts.ARR.sum() + (consts.ARR * x).max()
+
+        print(f(2.0), cuvil.explain(f).compiles[0].cache)
+        """))
+    assert _run(tmp_path) == ["12.0", "miss"]
+    assert _run(tmp_path) == ["12.0", "disk"]
+    (tmp_path / "consts.py").write_text("import numpy as np\nARR = np.arange(5.0)\nARR.flags.writeable = False\n")
+    assert _run(tmp_path) == ["18.0", "miss"]
 
 
 def test_numba_helper_global_edited_in_another_file_is_a_miss_in_the_next_process(tmp_path):
@@ -330,3 +352,41 @@ def test_a_literal_global_equal_by_value_but_not_by_type_recompiles(first, then)
     fn.__globals__["K"] = then
     assert repr(jitted(3)) == repr(fn(3))  # guard miss
     assert _reasons(jitted)[1] == f"global K: {then!r} != {first!r} (guard of variant #1)"
+
+
+_BOXED = {(np.float64, float), (np.int64, int)}  # int64 and float64 results: Python's (docs/semantics.md)
+ARRAY_BODIES = {"method": "mod.ARR.sum() + x", "expression": "(mod.ARR * x).sum()", "element": "mod.ARR[1] * x",
+                "scalar": "mod.S * x", "submodule": "pkg.sub.ARR.max() * x", "callee": "helper_mod(x)",
+                "twice": "mod.ARR.sum() + mod.ARR[0] + x"}
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=st.sampled_from(sorted(ARRAY_BODIES)), dtype=st.sampled_from(["float32", "int8", "float64"]),
+       sizes=st.lists(st.integers(2, 5), min_size=1, max_size=3))
+def test_module_arrays_are_typed_globals_and_never_stale(user_module, body, dtype, sizes):
+    """An array (or NumPy scalar) read as a module attribute is compiled as a global of the generated module:
+    typed and lowered (`mod.ARR.sum()` failed inside Numba's inliner), its dtype NumPy's, and rebinding it
+    recompiles. First call, guard hit, then each rebinding is a guard miss."""
+    mod = user_module("import numpy as np\nARR = np.arange(3)\nS = np.float32(1.5)\n")
+    sub = user_module("import numpy as np\nARR = np.arange(3)\n", package=True)
+    pkg = sys.modules[sub.__name__.rsplit(".", 1)[0]]
+    fn = define(f"""
+        def helper_mod(x):
+            return mod.ARR.min() - x
+        def f(x):
+            return {ARRAY_BODIES[body]}
+        """, "f", env={"mod": mod, "pkg": pkg})
+    jitted = cuvil.jit(fn)
+
+    def rebind(n):
+        for owner in (mod, pkg.sub):
+            owner.ARR = np.arange(n, dtype=dtype)
+            owner.ARR.flags.writeable = False
+        mod.S = np.dtype(dtype).type(n)
+
+    x = np.dtype(dtype).type(3)
+    for n in (sizes[0], sizes[0], *sizes[1:]):
+        rebind(n)
+        expected, got = fn(x), jitted(x)
+        assert type(got) is type(expected) or (type(expected), type(got)) in _BOXED, (body, type(got))
+        assert got == expected, (body, n)

@@ -166,13 +166,16 @@ def walk(fn: types.FunctionType, inner: Callable[[object], types.FunctionType | 
 
 
 def follow(fn: types.FunctionType, path: tuple[str, ...]) -> object:
-    """The value reached from `fn` through names (`("helper", "TABLE")` is helper's global TABLE); an element
+    """The value reached from `fn` through names (`("helper", "TABLE")` is helper's global TABLE, `("mod", "ARR")`
+    the attribute ARR of the module fn calls mod); an element
     `__defaults__[i]` is the i-th default of the function reached so far."""
     value: object = fn
     for name in path:
         value = getattr(value, "py_func", value)  # a @cuvil.jit or numba.njit function: its Python function
         if name.startswith("__defaults__["):
             value = value.__defaults__[int(name[len("__defaults__["):-1])]  # type: ignore[attr-defined]
+        elif isinstance(value, types.ModuleType):  # `mod.ARR` (compiler.py module_callees)
+            value = getattr(value, name, MISSING)
         else:
             value = lookup(value, name)  # type: ignore[arg-type]
     return value

@@ -37,6 +37,7 @@ from .arrays import Lowering
 from .blocks import lower_arrays
 from .casts import Casts
 from .checks import BoundsChecks
+from .constants import refuse_constant_writes
 from .division_into import UntypedDivisions
 from .divmods import Divmods
 from .located import Located
@@ -98,18 +99,19 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
                                                      program.filenames.get(name)))
             functions[name] = functions[name].visit(  # type: ignore[assignment]  # also as written: Numba's
                 Divmods(calls, numpy, program.filenames.get(name)))  # own np.divmod can kill the process
-        typed = _types(functions, entry, dict(zip(params, args)), program.globals(), program.values, compute)
+        # thorough: every call typed, so a helper whose value no name keeps (`return h(a, x)`) is lowered too
+        typed = _types(functions, entry, dict(zip(params, args)), program.globals(), program.values, compute,
+                       thorough=True)
         halves = any(_holds_half(functions[name], types) for name, types in typed.items())
         if halves:
-            typed = _types(functions, entry, dict(zip(params, args)), program.globals(), program.values, compute,
-                           thorough=True)
             _refuse_untyped(functions, typed, entry, as_written, program.filenames)
         returns = options.target == "cpu" and not halves and entry in typed and \
             kinds(functions[entry], typed[entry]) is not None
         if returns:  # numbers of several types returned: each as Python would (lower/returns.py)
             functions[entry] = functions[entry].visit(SeveralReturns(  # type: ignore[assignment]
                 functions[entry], typed[entry], numpy()))
-            typed = _types(functions, entry, dict(zip(params, args)), program.globals(), program.values, compute)
+            typed = _types(functions, entry, dict(zip(params, args)), program.globals(), program.values, compute,
+                           thorough=True)
     before = {name: all_names(fn) for name, fn in functions.items()}
     with stage("codegen"):
         for name, types in typed.items() if not as_written else ():
@@ -119,7 +121,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
             functions[name] = lower_arrays(fn, lowering)
     globals = program.globals()  # with the names the lowering bound
     with stage("analyze"):  # the lowered loops are new code: typed anew
-        typed = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, halves)
+        typed = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, True)
     if halves:
         with stage("codegen"):
             for name, types in typed.items():
@@ -207,6 +209,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
         retyped = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, halves)
         numeric = {name: _numbers(types) for name, types in retyped.items()}
         analyses = analyze_program(functions, entry, globals, numbers, ranks, bool(options.parallel), numeric)
+        refuse_constant_writes(functions, analyses, program.filenames)
         plans = {name: build_plan(name, fn, analyses[name].loops, retyped.get(name), analyses[name].aliases)
                  for name, fn in functions.items()}
     words = [f"{name} {d.describe()}" for name in functions for d in analyses[name].loops]

@@ -54,11 +54,12 @@ _RUNTIME_LIMITS = {
         "np.ascontiguousarray(…) instead"),
 }
 
+WRITES_CONSTANT = ("this line writes a module-level array, which compiled code holds as a read-only constant (Python "
+                   "would change the module's array); pass the array as an argument to write it")  # lower/constants.py
+
 # Numba typing failures whose cause is one of Cuvil's own rules: a sentence of Numba's → what to say instead.
 _TYPING_LIMITS = {
-    "Cannot modify readonly array": (
-        "this line writes a module-level array, which compiled code holds as a read-only constant (Python would "
-        "change the module's array); pass the array as an argument to write it"),
+    "Cannot modify readonly array": WRITES_CONSTANT,  # lower/constants.py refuses what it can see first
 }
 
 # An array method or function Numba does not implement, in Numba's words → what to write instead.

@@ -1,0 +1,80 @@
+"""A module-level array is compiled in as a constant: a function that may write one is refused at the line
+(lower/constants.py), whichever way the array is reached and written. Before, `mod.ARR[0] = x` returned
+normally and left the module's array unchanged (a silent wrong answer), and `ARR[1:] += x` failed inside
+Numba (AttributeError). Reads of the same arrays compile (tests/runtime/test_value_guards.py)."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cuvil
+from cuvil.runtime.diagnose import WRITES_CONSTANT
+from tests.helpers import define
+
+READS = {"global": "ARR", "module": "mod.ARR", "submodule": "pkg.sub.ARR"}
+WRITES = {"store": "{a}[0] = x", "slice": "{a}[1:] = x", "augmented": "{a}[1:] += x", "element+=": "{a}[1] += x",
+          "alias": "b = {a}[1:]\n    b[0] = x", "ufunc out": "np.add({a}, x, out={a})", "fill": "{a}.fill(x)",
+          "helper": "put({a}, x)"}
+
+
+@pytest.fixture(scope="module")
+def modules(tmp_path_factory):
+    """A user module and a package with a submodule, as files (the generated module imports them)."""
+    folder = tmp_path_factory.mktemp("constant_writes")
+    (folder / "constant_writes_mod.py").write_text("import numpy as np\nARR = np.arange(4.0)\n")
+    (folder / "constant_writes_pkg" / "sub").mkdir(parents=True)
+    (folder / "constant_writes_pkg" / "__init__.py").write_text("from . import sub\n")
+    (folder / "constant_writes_pkg" / "sub" / "__init__.py").write_text("import numpy as np\nARR = np.arange(4.0)\n")
+    sys.path.insert(0, str(folder))
+    import constant_writes_mod as mod
+    import constant_writes_pkg as pkg
+
+    def fresh():
+        mod.ARR, pkg.sub.ARR = np.arange(4.0), np.arange(4.0)
+        return mod, pkg
+
+    yield fresh
+    sys.path.remove(str(folder))
+    for name in [k for k in sys.modules if k.startswith("constant_writes_")]:
+        del sys.modules[name]
+
+
+@settings(max_examples=30)
+@given(read=st.sampled_from(sorted(READS)), write=st.sampled_from(sorted(WRITES)),
+       xs=st.lists(st.sampled_from([2.0, 3, np.float32(1.5)]), min_size=3, max_size=3))
+def test_writing_a_module_array_is_refused_at_its_line(modules, read, write, xs):
+    mod, pkg = modules()
+    arr = np.arange(4.0)
+    body = WRITES[write].format(a=READS[read])
+    fn = define("def put(a, v):\n    a[0] = v\ndef f(x):\n    y = x * 2\n    " + body + "\n    return y\n", "f",
+                env={"np": np, "mod": mod, "pkg": pkg, "ARR": arr})
+    jitted = cuvil.jit(fn)
+    for x in xs:  # first call, then a hit or a miss (another type of x): refused each time, nothing written
+        with pytest.raises(cuvil.CuvilTypeError) as info:
+            jitted(x)
+        assert str(info.value.message) == WRITES_CONSTANT
+        assert info.value.lineno == 5 + (write == "alias")
+        for owner in (arr, mod.ARR, pkg.sub.ARR):
+            assert owner.tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+def test_a_copy_of_a_module_array_may_be_written(modules):
+    mod, _ = modules()
+    mod.ARR.flags.writeable = False  # said to be a constant: no warning
+    fn = define("""
+        def f(x):
+            b = mod.ARR.copy()
+            b[0] = x
+            c = mod.ARR + 0
+            c[1:] += x
+            return b.sum() + c.sum()
+        """, env={"mod": mod})
+    jitted = cuvil.jit(fn)
+    for x in (2.0, 2.0, 5):
+        assert jitted(x) == fn(x)
+    assert mod.ARR.tolist() == [0.0, 1.0, 2.0, 3.0]

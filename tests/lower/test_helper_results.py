@@ -1,0 +1,52 @@
+"""A helper's value used where no name keeps it (`return h(a, x)`, `out[0] = h(a, x)`, an argument, a condition)
+is NumPy's, in NumPy's dtype: such a helper was typed only when a name needed its type, so it went to Numba
+unlowered and `a.max() + x` of int8 came back as the int 129 (NumPy: np.int8(-127)). Every position, narrow
+dtypes at their edges; first call, guard hit, guard miss (another dtype)."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cuvil
+from cuvil.testing import assert_matches
+from tests.helpers import define
+
+HELPERS = """
+def h(a, x):
+    return a.max() + x * a[0]
+def twice(v):
+    return v * 2
+"""
+POSITIONS = {
+    "return": "return h(a, x)",
+    "store": "out = np.zeros(2, a.dtype)\n    out[0] = h(a, x)\n    return out",
+    "argument": "return twice(h(a, x))",
+    "numpy": "return np.abs(h(a, x))",
+    "tuple": "return (h(a, x), 1)",
+    "condition": "if h(a, x) > 0:\n        return 1\n    return 0",
+    "arithmetic": "return h(a, x) - a[1]",
+}
+FUNCTIONS = {k: define(HELPERS + f"def f(a, x):\n    {body}\n", "f", env={"np": np}) for k, body in POSITIONS.items()}
+JITTED = {k: cuvil.jit(fn) for k, fn in FUNCTIONS.items()}
+DTYPES = ["int8", "uint8", "int16", "float32"]
+
+
+def _array(data, dtype):
+    if np.dtype(dtype).kind == "f":
+        return np.array(data.draw(st.lists(st.floats(-1e3, 1e3, width=32), min_size=2, max_size=4)), dtype=dtype)
+    info = np.iinfo(dtype)
+    values = st.sampled_from([int(info.min), int(info.max), 0, 1]) | st.integers(int(info.min), int(info.max))
+    return np.array(data.draw(st.lists(values, min_size=2, max_size=4)), dtype=dtype)
+
+
+@settings(max_examples=25)
+@given(data=st.data(), position=st.sampled_from(sorted(POSITIONS)), dtypes=st.permutations(DTYPES))
+def test_a_helpers_value_nobody_names_is_numpys(data, position, dtypes):
+    first, then = dtypes[0], dtypes[1]
+    a, b = _array(data, first), _array(data, then)
+    with np.errstate(all="ignore"):
+        for array in (a, a, b):
+            x = array.dtype.type(data.draw(st.integers(0, 3)))
+            assert_matches(FUNCTIONS[position], {"cuvil": JITTED[position]}, array, x)
