@@ -161,11 +161,16 @@ class _Module:
                           self.spec.args, self.spec.shapes,
                           lambda: {name: _global(name, b) for name, b in self.names.items()},
                           {name: _value_type(b) for name, b in self.names.items()},
-                          {u.name: u.filename for u in self.units})
+                          {u.name: u.filename for u in self.units}, self.copy_helper)
         options = self.options
         if options.target == "cuda" and options.parallel is None:  # a GPU runs nothing well serially
             options = dataclasses.replace(options, parallel=True)
         lowered = lower_program(program, options, self.timer.stage, self.runtime_name, self.spec.as_written)
+        for copy, original in lowered.copies.items():  # next to the helper it copies, printed from its own Plan
+            k = next(i for i, u in enumerate(self.units) if u.name == original)
+            self.units.insert(k + 1, dataclasses.replace(self.units[k], name=copy, function=self.units[k].function
+                                                         .with_changes(name=cst.Name(copy))))
+            self.sources[copy] = self.sources[original]
         if lowered.result:  # which results are half precision, for runtime/adapters.py (in the module: cached)
             self.names["CUVIL_HALVES"] = Literal(repr(lowered.result))
         if lowered.several_returns:  # the entry returns (which, slot, …): runtime/adapters.py picks the slot
@@ -189,6 +194,13 @@ class _Module:
                 parallel = any(isinstance(r, ParallelNest) for r in plan.walk())
                 self.units[k] = dataclasses.replace(unit, function=printed, parallel=parallel)
         return lowered.loops
+
+    def copy_helper(self, name: str) -> str:
+        """A new module name for a copy of the helper `name`, typed under another signature (lower/signatures.py)."""
+        fn = next(f for f, n in self.emitted.items() if n == name)
+        copy = self.free_name(name, self.units[0].function)
+        self.names[copy] = Callee(fn)
+        return copy
 
     def runtime_name(self, module: str, name: str) -> str:
         """The generated module's name for a helper of `module` (or, with no name, `module` itself)."""

@@ -50,3 +50,24 @@ def test_a_helpers_value_nobody_names_is_numpys(data, position, dtypes):
         for array in (a, a, b):
             x = array.dtype.type(data.draw(st.integers(0, 3)))
             assert_matches(FUNCTIONS[position], {"cuvil": JITTED[position]}, array, x)
+
+
+TWO_TYPES = {
+    "returned": "return h(a, a[0]), h(b, b[0])",
+    "named": "u = h(a, a[0])\n    v = h(b, b[0])\n    return u, v",
+    "nested": "return twice(h(a, a[0])), twice(h(b, b[0]))",
+    "stored": "out = np.zeros(1, b.dtype)\n    out[0] = h(b, b[0])\n    return h(a, a[0]), out",
+}
+TWO = {k: define(HELPERS + f"def f(a, b):\n    {body}\n", "f", env={"np": np}) for k, body in TWO_TYPES.items()}
+TWO_JITTED = {k: cuvil.jit(fn) for k, fn in TWO.items()}
+
+
+@settings(max_examples=20)
+@given(data=st.data(), position=st.sampled_from(sorted(TWO_TYPES)), dtypes=st.permutations(DTYPES))
+def test_a_helper_called_with_two_dtypes_is_numpys_under_each(data, position, dtypes):
+    """One function calling a helper (and the helper its callee) with two dtypes: one copy per signature
+    (lower/signatures.py), each NumPy's; Numba typed the single helper alone and computed int8 in int64."""
+    a, b, c = (_array(data, d) for d in dtypes[:3])
+    with np.errstate(all="ignore"):
+        for args in ((a, b), (a, b), (c, a)):
+            assert_matches(TWO[position], {"cuvil": TWO_JITTED[position]}, *args)

@@ -1,6 +1,7 @@
-"""A helper called with several argument types is one function in the generated module, typed by Numba per
-signature: the check passes check it under every signature (lower/program.py). Same checks under each: checked
-(it read past the end before); checks that differ: refused at the helper's line, never run unchecked."""
+"""A helper called with several argument types is one copy per signature in the generated module
+(lower/signatures.py), each typed, lowered and checked with its own types: an int square checks overflow, a float
+one does not (it was refused when one function served both). A recursive helper stays one function, checked under
+every signature and refused where the checks differ (tests/programs/test_recursion*.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cuvil
-from cuvil.errors import CuvilTypeError
 
 
 def element(a, i):
@@ -45,12 +45,40 @@ def test_a_helper_read_with_two_array_types_is_bounds_checked(n, i):
                 TWO(*args)
 
 
-def test_a_helper_whose_int_checks_differ_between_types_is_refused():
-    with pytest.raises(CuvilTypeError, match="'square' is called with several argument types that need different "
-                                             "Python-int checks") as info:
-        cuvil.jit(int_and_float)(3, 2.5)
-    assert info.value.lineno == square.__code__.co_firstlineno + 1
+@pytest.mark.parametrize(("k", "f"), [(3, 2.5), (3, 2.5), (2**32, 2.5), (-7, 1e200), (True, 0.5)])
+def test_a_helper_whose_checks_differ_between_types_is_checked_per_type(k, f):
+    """First call, guard hit, then an int square beyond int64 (OverflowError, where Python gives a wider int),
+    a float square that overflows to inf (no error: Python floats' `*` gives inf too), a bool."""
+    fn = cuvil.jit(int_and_float)
+    if abs(k) >= 2**32:
+        with pytest.raises(OverflowError):
+            fn(k, f)
+        return
+    got, expected = fn(k, f), int_and_float(k, f)
+    assert got == expected and type(got) is type(expected)
+    assert [c.reason for c in cuvil.explain(fn).compiles][0] == "first call"
 
 
-def test_the_refused_helper_runs_with_wrap_around():
+def test_wrap_around_still_applies_to_each_copy():
     assert cuvil.jit(int_and_float, overflow="wrap")(3, 2.5) == int_and_float(3, 2.5) == 15.25
+    assert cuvil.jit(int_and_float, overflow="wrap")(2**32, 2.5) == 6.25  # (2**32) ** 2 wraps to 0 in int64
+
+
+def fact(n):
+    if n <= 1:
+        return n
+    return n * fact(n - 1)
+
+
+def two_facts(k, x):
+    return fact(k) + fact(x)
+
+
+def test_a_recursive_helper_whose_checks_differ_between_types_is_refused_at_its_line():
+    """A recursive helper is not copied (each copy's own recursive call would need one): one function, refused
+    where its checks differ between the signatures, never run unchecked."""
+    with pytest.raises(cuvil.CuvilTypeError, match="'fact' is called with several argument types that need "
+                                                   "different Python-int checks") as info:
+        cuvil.jit(two_facts)(5, 3.5)
+    assert info.value.lineno == fact.__code__.co_firstlineno + 1
+    assert cuvil.jit(two_facts, overflow="wrap")(5, 3.5) == two_facts(5, 3.5)

@@ -2,7 +2,8 @@
 
 Runs after the last rewrite of the front end (compiler.py), on every function the module holds:
   1. types (analysis/type_rules.py): the entry from its arguments, each helper from the types its call sites
-     pass — when they all agree; a helper called with several signatures keeps Numba's own typing;
+     pass, a helper called with several signatures copied once per signature (lower/signatures.py; a
+     recursive one keeps Numba's own typing);
   2. whole-array code to fused loop nests (lower/arrays.py, fuse.py), typed anew;
   3. conversions that make Numba compute NumPy's and CPython's dtypes (lower/casts.py), and half precision as
      uint16 storage with float32 values around them (lower/precision.py, analysis/precision.py);
@@ -46,6 +47,7 @@ from .plan import Plan, build_plan
 from .pypow import PythonPowers, powers
 from .pyscalars import PythonScalars, wanted
 from .returns import SeveralReturns, kinds
+from .signatures import one_signature_each
 from .zerodivision import ZeroDivision
 
 
@@ -57,6 +59,7 @@ class Lowered:
     result: str = ""  # the entry's result type where it holds half-precision arrays or values (else "")
     several_returns: bool = False  # the entry returns (which, slot, slot, …): lower/returns.py
     numpy_bools: object = False  # where the result holds an np.bool_ (Numba boxes a Python bool): _numpy_bools
+    copies: dict[str, str] = dataclasses.field(default_factory=dict)  # helper copy → the helper it copies
 
 
 Stage = Callable[[str], contextlib.AbstractContextManager[None]]
@@ -77,6 +80,7 @@ class Program:
     globals: Callable[[], Mapping[str, Global]]  # called again after the lowering bound names of its own
     values: Mapping[str, Type]
     filenames: Mapping[str, str] = dataclasses.field(default_factory=dict)  # each function's user file
+    clone: Callable[[str], str] | None = None  # a new module name for a copy of a helper (lower/signatures.py)
 
 
 def lower_program(program: Program, options: Options, stage: Stage, intrinsic: Intrinsic,
@@ -99,6 +103,13 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
                                                      program.filenames.get(name)))
             functions[name] = functions[name].visit(  # type: ignore[assignment]  # also as written: Numba's
                 Divmods(calls, numpy, program.filenames.get(name)))  # own np.divmod can kill the process
+        copies = one_signature_each(functions, lambda: _types(
+            functions, entry, dict(zip(params, args)), program.globals(), program.values, compute, True),
+            program.clone, program.globals) if program.clone is not None else {}
+        if copies:
+            program = dataclasses.replace(program, filenames={
+                **program.filenames, **{new: program.filenames[old] for new, old in copies.items()
+                                        if old in program.filenames}})
         # thorough: every call typed, so a helper whose value no name keeps (`return h(a, x)`) is lowered too
         typed = _types(functions, entry, dict(zip(params, args)), program.globals(), program.values, compute,
                        thorough=True)
@@ -216,7 +227,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     words += [_checks_in_words(name, c) for name, c in counts.items() if any(c.values())]
     writes = tuple(params[k] for k in sorted(analyses[entry].summary.writes))
     bools = _numpy_bools(_returned(functions[entry], retyped[entry])) if entry in retyped else False
-    return Lowered(plans, words, writes, result, returns, bools)
+    return Lowered(plans, words, writes, result, returns, bools, copies)
 
 
 def _numpy_bools(t: Type) -> object:
