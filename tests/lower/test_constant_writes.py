@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cuvil
-from cuvil.runtime.diagnose import WRITES_CONSTANT
+from cuvil.lower.constants import WRITES_CONSTANT
 from tests.helpers import define
 
 READS = {"global": "ARR", "module": "mod.ARR", "submodule": "pkg.sub.ARR"}

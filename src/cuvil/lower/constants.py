@@ -22,7 +22,9 @@ from ..cfg.program import FunctionAnalysis
 from ..errors import CuvilTypeError
 from ..library import numpy as library
 from ..normalize.origins import origin_of
-from ..runtime.diagnose import WRITES_CONSTANT
+
+WRITES_CONSTANT = ("this line writes a module-level array, which compiled code holds as a read-only constant (Python "
+                   "would change the module's array); pass the array as an argument to write it")
 
 
 def refuse_constant_writes(functions: Mapping[str, cst.FunctionDef], analyses: Mapping[str, FunctionAnalysis],

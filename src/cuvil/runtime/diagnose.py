@@ -54,14 +54,6 @@ _RUNTIME_LIMITS = {
         "np.ascontiguousarray(…) instead"),
 }
 
-WRITES_CONSTANT = ("this line writes a module-level array, which compiled code holds as a read-only constant (Python "
-                   "would change the module's array); pass the array as an argument to write it")  # lower/constants.py
-
-# Numba typing failures whose cause is one of Cuvil's own rules: a sentence of Numba's → what to say instead.
-_TYPING_LIMITS = {
-    "Cannot modify readonly array": WRITES_CONSTANT,  # lower/constants.py refuses what it can see first
-}
-
 # An array method or function Numba does not implement, in Numba's words → what to write instead.
 _UNKNOWN_METHOD = re.compile(r"Unknown attribute '(\w+)' of type array\(")
 _UNSUPPORTED_FUNCTION = re.compile(r"unsupported NumPy function 'numpy\.(\w+)'")
@@ -147,7 +139,10 @@ def user_error(exc: Exception) -> CuvilTypeError:
     if isinstance(exc, NumbaError):
         message = _ANSI.sub("", str(exc))
         summary, locations = _summary(message), _LOCATION.findall(message)
-        summary = next((said for key, said in _TYPING_LIMITS.items() if key in message), summary)
+        if "Cannot modify readonly array" in message:  # one of Cuvil's own rules, refused there first mostly
+            from ..lower.constants import WRITES_CONSTANT  # here: a warm start imports no stage needing libcst
+
+            summary = WRITES_CONSTANT
         summary = _unsupported(message, summary)
     else:
         message = "".join(traceback.format_exception(exc))
