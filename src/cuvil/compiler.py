@@ -27,6 +27,7 @@ from .cfg.effects import Global
 from .cfg.uses import reads
 from .codegen.bindings import Binding, Callee, Import, Injected, Literal, bind
 from .codegen.cpu import FunctionUnit, PythonPow, line_map, module_source, print_plan
+from .codegen.module_reads import ModuleReads
 from .codegen.specialize import StaticDims
 from .codegen.updates import INTRINSICS, InplaceUpdates, ufunc_arity
 from .errors import CuvilError, CuvilIndexError, CuvilInternalError, CuvilShapeError, CuvilSyntaxError, CuvilTypeError
@@ -335,57 +336,25 @@ class _Module:
 
     def module_callees(self, fn: types.FunctionType, tree: cst.FunctionDef, renames: dict[str, str]) \
             -> cst.FunctionDef:
-        """`mod.helper(x)` (or `pkg.sub.helper(x)`), `helper` a plain (or `cuvil.jit`) function of a module `fn`
-        reads: called as a helper, as after `from mod import helper` (Numba knows no attribute `helper` of a
-        module). `mod.ARR`, an array or NumPy scalar of a module: a name of the generated module, as after `from
-        mod import ARR`, so it is typed and lowered as any global array (Numba's inliner failed on
-        `mod.ARR.sum()`)."""
+        """What `fn` reads through a module, bound as names of the generated module (codegen/module_reads.py)."""
         free, originals = free_names(tree), self.originals.get(fn, {})
         back = {new: old for old, new in renames.items()}
-        module = self
 
-        def attribute(node: cst.BaseExpression) -> tuple[tuple[str, ...], object] | None:
-            """(the path as the user wrote it, the value) of `mod.attr` or `pkg.sub.attr`; None otherwise."""
-            chain: list[str] = []
-            while isinstance(node, cst.Attribute):
-                chain.insert(0, node.attr.value)
-                node = node.value
-            if not chain or not isinstance(node, cst.Name) or node.value not in free:
-                return None
-            name = back.get(node.value, node.value)
-            owner = lookup(fn, originals.get(name, name))
-            for attr in chain[:-1]:
-                owner = getattr(owner, attr, None) if isinstance(owner, types.ModuleType) else None
-            if not isinstance(owner, types.ModuleType):
-                return None
-            return (name, *chain), getattr(owner, chain[-1], None)
+        def module_of(name: str) -> object:
+            user = back.get(name, name)
+            return lookup(fn, originals.get(user, user)) if name in free else None
 
-        class Callees(cst.CSTTransformer):
-            def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
-                found = attribute(updated.func)
-                binding = bind(found[1]) if found is not None and found[1] is not None else None
-                if not isinstance(binding, Callee):
-                    return updated
-                assert found is not None
-                called = module.add_function(binding.function, (*module.paths[fn], *found[0]))
-                return updated.with_changes(func=cst.Name(called))
+        def constant(binding: Binding, value: object, path: tuple[str, ...]) -> str:
+            same = next((n for n, b in self.names.items() if isinstance(b, Injected) and b.value is value), None)
+            if same is None:
+                same = self.free_name(path[-1], tree)
+                self.names[same] = binding
+                self.injected[same] = (*self.paths[fn], back.get(path[0], path[0]), *path[1:])
+            return same
 
-            def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
-                found = attribute(updated)
-                if found is None or not isinstance(found[1], np.ndarray | np.generic):
-                    return updated
-                binding = bind(found[1])
-                if not isinstance(binding, Injected):  # an object array, say: Numba's own error
-                    return updated
-                same = next((n for n, b in module.names.items() if isinstance(b, Injected) and b.value is found[1]),
-                            None)
-                if same is None:
-                    same = module.free_name(found[0][-1], tree)
-                    module.names[same] = binding
-                    module.injected[same] = (*module.paths[fn], *found[0])
-                return cst.Name(same)
-
-        return cst.ensure_type(tree.visit(Callees()), cst.FunctionDef)
+        reads = ModuleReads(module_of, lambda callee, path: self.add_function(
+            callee, (*self.paths[fn], back.get(path[0], path[0]), *path[1:])), constant)
+        return cst.ensure_type(tree.visit(reads), cst.FunctionDef)
 
     @staticmethod
     def _line_of(tree: cst.FunctionDef, node: cst.Name, source: Source) -> int:

@@ -1,7 +1,7 @@
 """A helper called with several argument types is one copy per signature in the generated module
 (lower/signatures.py), each typed, lowered and checked with its own types: an int square checks overflow, a float
 one does not (it was refused when one function served both). A recursive helper stays one function, checked under
-every signature and refused where the checks differ (tests/programs/test_recursion*.py)."""
+every signature and refused where the checks differ (the last test)."""
 
 from __future__ import annotations
 

@@ -174,7 +174,7 @@ def follow(fn: types.FunctionType, path: tuple[str, ...]) -> object:
         value = getattr(value, "py_func", value)  # a @cuvil.jit or numba.njit function: its Python function
         if name.startswith("__defaults__["):
             value = value.__defaults__[int(name[len("__defaults__["):-1])]  # type: ignore[attr-defined]
-        elif isinstance(value, types.ModuleType):  # `mod.ARR` (compiler.py module_callees)
+        elif isinstance(value, types.ModuleType):  # `mod.ARR` (codegen/module_reads.py)
             value = getattr(value, name, MISSING)
         else:
             value = lookup(value, name)  # type: ignore[arg-type]

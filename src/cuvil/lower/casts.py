@@ -26,8 +26,9 @@ import numpy as np
 from ..analysis.type_rules import _OPERATORS, Types
 from ..analysis.types import Array, Refused, Scalar, Type, operand, ufunc_result
 from ..library import numpy as library
-from . import isinstances, math
+from . import math
 from .again import repeatable
+from .builtin_calls import BuiltinCalls
 from .division_into import DivisionInto
 from .exact_comparisons import ExactComparisons
 from .library_results import LibraryResults
@@ -37,7 +38,6 @@ _NATIVE = frozenset({"int64", "float64", "complex128", "bool"})  # what Numba co
 _NUMPY_SEMANTICS = {"true_divide": "true_divide", "floor_divide": "floor_divide", "remainder": "remainder"}
 _CALL_SEMANTICS = {**_NUMPY_SEMANTICS, "power": "power"}  # `**` has its own rewrite (codegen/cpu.py PythonPow)
 _INTEGER_SEMANTICS = frozenset({"fmod", "sign"})
-_NARROW_FLOATS = (Scalar("float32"), Scalar("float16"))
 _FLOAT64 = (Scalar("float64"), Scalar("float64", True))
 _VECTOR_MATH = {"math.erf": "erf", "math.tanh": "tanh"}  # math.exp and math.log raise: the semantics issue's
 _UFUNC_CALLS = {f"cuvil.runtime.elementwise.{name}": name  # the lowering's calls, NumPy's ufuncs by other names
@@ -99,7 +99,7 @@ def _wraps(result: Type) -> bool:
     return (kind in "iu" and size < 8) or (kind == "u") or kind == "b"
 
 
-class Casts(LibraryResults, DivisionInto, ExactComparisons, cst.CSTTransformer):
+class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, cst.CSTTransformer):
     """Rewrites a function typed by `types` (whose side table holds the *original* nodes)."""
 
     def __init__(self, types: Types, numpy: Callable[[], str], intrinsic: Callable[[str, str], str],
@@ -170,11 +170,6 @@ class Casts(LibraryResults, DivisionInto, ExactComparisons, cst.CSTTransformer):
         """Some operand is a NumPy scalar, none is an array (array code is NumPy's already), all are known."""
         kinds = [self.types.of(o) for o in operands]
         return all(isinstance(k, Scalar) for k in kinds) and any(not k.weak for k in kinds)  # type: ignore[union-attr]
-
-    def _numpy_operands(self, *operands: cst.BaseExpression) -> bool:
-        """Some operand is a NumPy scalar or an array, all are known: `divmod()` of them is NumPy's."""
-        kinds = [self.types.of(o) for o in operands]
-        return all(_numeric(k) for k in kinds) and any(isinstance(k, Array) or not k.weak for k in kinds)  # type: ignore[union-attr]
 
     def leave_Comparison(self, original: cst.Comparison, updated: cst.Comparison) -> cst.BaseExpression:
         if len(original.comparisons) != 1:
@@ -287,38 +282,13 @@ class Casts(LibraryResults, DivisionInto, ExactComparisons, cst.CSTTransformer):
                                       strict=True)  # in NumPy's dtype: `2 ** np.int16(3)` is an int16
             return self._wrap(original, updated.with_changes(func=cst.Name(power),
                                                              args=[cst.Arg(c) for c in converted]))
-        if name == "divmod" and len(positional) == len(updated.args) == 2 \
-                and self._numpy_operands(*(a.value for a in original.args)):  # NumPy's divmod, in its dtype
-            converted = self._convert([a.value for a in original.args], [a.value for a in updated.args],
-                                      "floor_divide", strict=True)
-            pair = self.intrinsic("cuvil.runtime.elementwise", "divmod_")
-            return updated.with_changes(func=cst.Name(pair), args=[cst.Arg(c) for c in converted])
-        if isinstance(original.func, cst.Name) and original.func.value == "float" and len(updated.args) == 1 \
-                and self.types.of(original.args[0].value) in _NARROW_FLOATS:
-            return self._call(updated.args[0].value, "float64", False)  # Numba's float() keeps a float32
+        builtin = self.builtin_call(original, updated, name)
+        if builtin is not None:  # Python's builtins on NumPy values and Python numbers (lower/builtin_calls.py)
+            return builtin
         if name in _VECTOR_MATH and all(self.types.of(a.value) in _FLOAT64 for a in original.args):
             vector = self._vector_math(_VECTOR_MATH[name], original)  # math.erf and math.tanh raise nothing
             if vector is not None:
                 return updated.with_changes(func=vector)
-        if name == "range" and any(isinstance(self.types.of(a.value), Scalar) and "float" in
-                                   self.types.of(a.value).dtype for a in original.args):  # type: ignore[union-attr]
-            check = self.intrinsic("cuvil.runtime.pyint", "as_index")
-            return updated.with_changes(args=[a.with_changes(value=cst.Call(cst.Name(check), [cst.Arg(a.value)]))
-                                              for a in updated.args])
-        if name == "round" and len(positional) == 2 \
-                and self.types.of(original.args[0].value) == Scalar("float64", True):  # CPython's exact rounding
-            return updated.with_changes(func=cst.Name(self.intrinsic("cuvil.runtime.pymath", "round_ndigits")))
-        if name == "isinstance":
-            answer = isinstances.decided(original, self.types)  # CPython's answer, known for every variant
-            if answer is not None:
-                return answer
-        if name == "math.trunc" and len(original.args) == 1:
-            kind = self.types.of(original.args[0].value)
-            if isinstance(kind, Scalar) and not kind.weak and kind.dtype != "float64":  # np.float64 is a float
-                refuses = self.intrinsic("cuvil.runtime.elementwise", "numpy_refuses")  # CPython's TypeError
-                said = f"type numpy.{'bool' if kind.dtype == 'bool' else kind.dtype} doesn't define __trunc__ method"
-                return cst.Call(cst.Name(refuses), [cst.Arg(updated.args[0].value), cst.Arg(cst.SimpleString(
-                    repr(said)))])
         if name.startswith("math.") and positional:
             # CPython computes `math` in double whatever NumPy scalar it is given
             args = []

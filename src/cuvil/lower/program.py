@@ -23,11 +23,10 @@ import libcst as cst
 from ..analysis import shapes
 from ..analysis.precision import Precision, PrecisionError
 from ..analysis.type_rules import Types
-from ..analysis.types import UNKNOWN, Array, Scalar, Tuple, Type, of_value, unify
+from ..analysis.types import UNKNOWN, Array, Scalar, Tuple, Type
 from ..cfg.build import all_statements
 from ..cfg.effects import Calls, Global
 from ..cfg.program import analyze_program
-from ..cfg.uses import calls_in
 from ..errors import CuvilTypeError
 from ..normalize.names import Fresh, all_names, assigned_names
 from ..normalize.origins import origin_of
@@ -44,6 +43,7 @@ from .divmods import Divmods
 from .located import Located
 from .overflow import OverflowChecks
 from .plan import Plan, build_plan
+from .program_types import calls_of, program_types, returned_type
 from .pypow import PythonPowers, powers
 from .pyscalars import PythonScalars, wanted
 from .returns import SeveralReturns, kinds
@@ -96,6 +96,13 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
         raise CuvilTypeError(str(exc), argument=exc.argument) from None
     args = tuple(precision.logical(a) for a in program.args)
     compute = precision.compute
+    arguments = dict(zip(params, args))
+
+    def types_of(globals: Mapping[str, Global], thorough: bool = False,
+                 several: dict[str, list[Types]] | None = None) -> dict[str, Types]:
+        """Every function typed as the module stands now (lower/program_types.py)."""
+        return program_types(functions, entry, arguments, globals, program.values, compute, thorough, several)
+
     with stage("analyze"):
         for name, fn in functions.items():
             calls = Calls(program.globals(), {p.name.value for p in fn.params.params} | assigned_names(fn.body), {})
@@ -103,16 +110,14 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
                                                      program.filenames.get(name)))
             functions[name] = functions[name].visit(  # type: ignore[assignment]  # also as written: Numba's
                 Divmods(calls, numpy, program.filenames.get(name)))  # own np.divmod can kill the process
-        copies = one_signature_each(functions, lambda: _types(
-            functions, entry, dict(zip(params, args)), program.globals(), program.values, compute, True),
+        copies = one_signature_each(functions, lambda: types_of(program.globals(), True),
             program.clone, program.globals) if program.clone is not None else {}
         if copies:
             program = dataclasses.replace(program, filenames={
                 **program.filenames, **{new: program.filenames[old] for new, old in copies.items()
                                         if old in program.filenames}})
         # thorough: every call typed, so a helper whose value no name keeps (`return h(a, x)`) is lowered too
-        typed = _types(functions, entry, dict(zip(params, args)), program.globals(), program.values, compute,
-                       thorough=True)
+        typed = types_of(program.globals(), thorough=True)
         halves = any(_holds_half(functions[name], types) for name, types in typed.items())
         if halves:
             _refuse_untyped(functions, typed, entry, as_written, program.filenames)
@@ -121,8 +126,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
         if returns:  # numbers of several types returned: each as Python would (lower/returns.py)
             functions[entry] = functions[entry].visit(SeveralReturns(  # type: ignore[assignment]
                 functions[entry], typed[entry], numpy()))
-            typed = _types(functions, entry, dict(zip(params, args)), program.globals(), program.values, compute,
-                           thorough=True)
+            typed = types_of(program.globals(), thorough=True)
     before = {name: all_names(fn) for name, fn in functions.items()}
     with stage("codegen"):
         for name, types in typed.items() if not as_written else ():
@@ -132,7 +136,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
             functions[name] = lower_arrays(fn, lowering)
     globals = program.globals()  # with the names the lowering bound
     with stage("analyze"):  # the lowered loops are new code: typed anew
-        typed = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, True)
+        typed = types_of(globals, True)
     if halves:
         with stage("codegen"):
             for name, types in typed.items():
@@ -140,7 +144,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
                     types, precision, intrinsic, program.filenames.get(name)))
         globals = program.globals()
         with stage("analyze"):
-            typed = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, halves)
+            typed = types_of(globals, halves)
     with stage("codegen"):
         for name, types in typed.items() if not as_written else ():
             functions[name] = functions[name].visit(  # type: ignore[assignment]
@@ -152,7 +156,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     def rewrite_each(rewrite: Callable[[Types], cst.CSTTransformer]) -> None:
         """Every typed function through one pass, typed anew (thoroughly: a call whose value no name keeps too)."""
         with stage("analyze"):
-            typed = _types(functions, entry, dict(zip(params, args)), program.globals(), program.values, compute, True)
+            typed = types_of(program.globals(), True)
         with stage("codegen"):
             for name, types in typed.items():
                 functions[name] = cst.ensure_type(functions[name].visit(rewrite(types)), cst.FunctionDef)
@@ -175,8 +179,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     for check in checks:  # Python's errors (issue 10), each pass on code typed anew
         several: dict[str, list[Types]] = {}
         with stage("analyze"):  # thorough: a helper whose value no name keeps (`out[j] = h(a, j)`) is checked too
-            checked = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, True,
-                             several)
+            checked = types_of(globals, True, several)
         with stage("codegen"):
             signatures = {**{n: [t] for n, t in checked.items()}, **{n: v for n, v in several.items() if v}}
             for name, under in signatures.items():
@@ -196,14 +199,14 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     # CPU code; a parallel loop tests the helper's divisor before the statement (cfg/raising.py)
     if options.target == "cpu" and not halves \
             and any(_has(fn, *divisions) or any(isinstance(c.func, cst.Name) and c.func.value == "divmod"
-                                                for c in _calls(fn)) for fn in functions.values()):
+                                                for c in calls_of(fn)) for fn in functions.values()):
         rewrite_each(lambda types: ZeroDivision(types, intrinsic))
         globals = program.globals()
     result = ""
     if halves:
         with stage("analyze"):
-            typed = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, halves)
-            returned = _returned(functions[entry], typed[entry]) if entry in typed else UNKNOWN
+            typed = types_of(globals, halves)
+            returned = returned_type(functions[entry], typed[entry]) if entry in typed else UNKNOWN
             result = precision.result(returned)
         with stage("codegen"):
             for name, types in typed.items():
@@ -217,7 +220,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     ranks = {p: len(shape) for p, shape in zip(params, program.shapes) if shape is not None}
     with stage("analyze"):
         # Loops are found by node identity: nothing may rewrite a function between here and printing.
-        retyped = _types(functions, entry, dict(zip(params, args)), globals, program.values, compute, halves)
+        retyped = types_of(globals, halves)
         numeric = {name: _numbers(types) for name, types in retyped.items()}
         analyses = analyze_program(functions, entry, globals, numbers, ranks, bool(options.parallel), numeric)
         refuse_constant_writes(functions, analyses, program.filenames)
@@ -226,7 +229,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     words = [f"{name} {d.describe()}" for name in functions for d in analyses[name].loops]
     words += [_checks_in_words(name, c) for name, c in counts.items() if any(c.values())]
     writes = tuple(params[k] for k in sorted(analyses[entry].summary.writes))
-    bools = _numpy_bools(_returned(functions[entry], retyped[entry])) if entry in retyped else False
+    bools = _numpy_bools(returned_type(functions[entry], retyped[entry])) if entry in retyped else False
     return Lowered(plans, words, writes, result, returns, bools, copies)
 
 
@@ -315,77 +318,6 @@ def _numbers(types: Types) -> Callable[[cst.BaseExpression], bool]:
     return lambda node: isinstance(types.of(node), Scalar)
 
 
-def _types(functions: Mapping[str, cst.FunctionDef], entry: str, params: dict[str, Type],
-           globals: Mapping[str, Global], values: Mapping[str, Type], compute: str | None = None,
-           thorough: bool = False, several: dict[str, list[Types]] | None = None) -> dict[str, Types]:
-    """Types of the entry and of each helper typed with one signature only (else Numba's typing decides).
-    Helpers are found as the names' types need them; `thorough` types every call (a call whose value no name
-    keeps, `out[i] = h(x[i])`, too): half precision needs every function typed. `several` receives, per
-    helper called with several signatures, its types under each (the check passes check all of them)."""
-    signatures: dict[str, set[tuple[Type, ...]]] = {}
-    memo: dict[tuple[str, tuple[Type, ...]], Types | None] = {}
-    recursive: set[tuple[str, tuple[Type, ...]]] = set()
-    assumed: dict[tuple[str, tuple[Type, ...]], Type] = {}  # a recursive call's type while its function is typed
-
-    def typed(name: str, arguments: dict[str, Type]) -> Types | None:
-        key = (name, tuple(arguments.values()))
-        if key not in memo:
-            memo[key] = None  # recursion: the inner call's type is `assumed`, UNKNOWN at first
-            fn = functions[name]
-            local = {p.name.value for p in fn.params.params} | assigned_names(fn.body)
-
-            def make() -> Types:
-                types = Types(fn, arguments, values, Calls(globals, local, {}), helper, compute)
-                if thorough:
-                    for call in _calls(fn):
-                        types.of(call)
-                return types
-
-            memo[key] = first = make()
-            guess = _base_case(fn, first, name) if key in recursive else None
-            for _ in range(3):  # `return 1` … `return n * fact(n - 1)`: assume the base case's type, then
-                if guess is None:  # what typing under it returns, until the two agree (a fixed point)
-                    break
-                assumed[key], memo[key] = guess, None
-                again = make()
-                returned = _returned(fn, again)
-                memo[key] = again if returned == guess else first
-                guess = None if returned == guess or returned == UNKNOWN else returned
-        return memo[key]
-
-    def helper(name: str, arguments: tuple[Type, ...]) -> Type:
-        if name not in functions:
-            return UNKNOWN
-        signatures.setdefault(name, set()).add(arguments)
-        fn = functions[name]
-        names = [p.name.value for p in fn.params.params]
-        if len(arguments) > len(names):
-            return UNKNOWN
-        types = typed(name, dict(zip(names, arguments)))
-        if types is None:
-            key = (name, tuple(dict(zip(names, arguments)).values()))
-            recursive.add(key)
-            return assumed.get(key, UNKNOWN)
-        return _returned(fn, types)
-
-    out: dict[str, Types] = {}
-    top = typed(entry, params)
-    if top is not None:
-        out[entry] = top
-    for name, seen in signatures.items():
-        names = [p.name.value for p in functions[name].params.params]
-        if name != entry and len(seen) == 1:
-            (only,) = seen
-            if len(only) == len(names):
-                found = memo.get((name, only))
-                if found is not None:
-                    out[name] = found
-        elif name != entry and several is not None:
-            several[name] = [t for sig in sorted(seen, key=str) if len(sig) == len(names)
-                             for t in (memo.get((name, sig)),) if t is not None]
-    return out
-
-
 def _has(fn: cst.FunctionDef, *kinds: type) -> bool:
     """Whether `fn` holds a node of one of these kinds (a pass with nothing to rewrite needs no typing)."""
     found = False
@@ -398,59 +330,3 @@ def _has(fn: cst.FunctionDef, *kinds: type) -> bool:
 
     fn.body.visit(Find())
     return found
-
-
-def _calls(fn: cst.FunctionDef) -> list[cst.Call]:
-    found: list[cst.Call] = []
-
-    class Collect(cst.CSTVisitor):
-        def visit_Call(self, node: cst.Call) -> None:
-            found.append(node)
-
-    fn.body.visit(Collect())
-    return found
-
-
-def _base_case(fn: cst.FunctionDef, types: Types, name: str) -> Type | None:
-    """The type of what `fn` returns without calling itself (the values bound to its one returned name, or
-    returned directly, that hold no call of `name`), when they agree on a known type."""
-    returned: list[cst.Return] = []
-    found: list[cst.BaseExpression] = []
-
-    class Values(cst.CSTVisitor):
-        def visit_Return(self, node: cst.Return) -> None:
-            returned.append(node)
-
-    fn.body.visit(Values())
-    if len(returned) != 1 or returned[0].value is None:
-        return None
-    value = returned[0].value
-    if isinstance(value, cst.Name):
-        variable = value.value
-
-        class Binds(cst.CSTVisitor):
-            def visit_Assign(self, node: cst.Assign) -> None:
-                if any(isinstance(t.target, cst.Name) and t.target.value == variable for t in node.targets):
-                    found.append(node.value)
-
-        fn.body.visit(Binds())
-    else:
-        found.append(value)
-    base = [v for v in found if not any(isinstance(c.func, cst.Name) and c.func.value == name for c in calls_in(v))]
-    if not base:
-        return None
-    kind: Type | None = None
-    for v in base:
-        kind = unify(kind, types.of(v))
-    return kind if isinstance(kind, Scalar | Tuple) else None
-
-
-def _returned(fn: cst.FunctionDef, types: Types) -> Type:
-    found: list[Type] = []
-
-    class Returns(cst.CSTVisitor):
-        def visit_Return(self, node: cst.Return) -> None:
-            found.append(types.of(node.value) if node.value is not None else of_value(None))
-
-    fn.body.visit(Returns())
-    return found[0] if len(found) == 1 else UNKNOWN

@@ -1,0 +1,75 @@
+"""Python's builtins called in compiled code, rewritten by the casts pass (lower/casts.py mixes this in) so
+they give CPython's answer for Python numbers and NumPy's for NumPy values, where Numba's own differ:
+
+    divmod(np.float32(7.5), 2)  →  divmod_(x, np.float32(2))       # NumPy's divmod, its dtype (Numba: float64)
+    float(np.float32(x))        →  np.float64(x)                   # Numba's float() keeps a float32
+    range(2.5)                  →  range(as_index(2.5))            # CPython's TypeError
+    round(x, 2)                 →  round_ndigits(x, 2)             # CPython's correctly rounded answer
+    isinstance(True, int)       →  True                            # decided when compiling (lower/isinstances.py)
+    math.trunc(np.int8(3))      →  numpy_refuses(x, "type numpy.int8 doesn't define __trunc__ method")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import libcst as cst
+
+from ..analysis.type_rules import Types
+from ..analysis.types import Array, Scalar, Type
+from . import isinstances
+
+_NARROW_FLOATS = (Scalar("float32"), Scalar("float16"))
+
+
+class BuiltinCalls:
+    """Mixed into lower/casts.Casts, whose `types`, `intrinsic`, `_convert` and `_call` these use."""
+
+    types: Types
+    intrinsic: Callable[[str, str], str]
+
+    def _convert(self, original: list[cst.BaseExpression], updated: list[cst.BaseExpression],
+                 ufunc: str, compare: bool = False, strict: bool = False) -> list[cst.BaseExpression]:
+        raise NotImplementedError
+
+    def _call(self, node: cst.BaseExpression, dtype: str, array: bool) -> cst.BaseExpression:
+        raise NotImplementedError
+
+    def builtin_call(self, original: cst.Call, updated: cst.Call, name: str) -> cst.BaseExpression | None:
+        """The rewritten call, or None where Numba's builtin gives Python's (or NumPy's) answer already."""
+        positional = [a for a in updated.args if a.keyword is None]
+        if name == "divmod" and len(positional) == len(updated.args) == 2 \
+                and self._numpy_operands(*(a.value for a in original.args)):  # NumPy's divmod, in its dtype
+            converted = self._convert([a.value for a in original.args], [a.value for a in updated.args],
+                                      "floor_divide", strict=True)
+            pair = self.intrinsic("cuvil.runtime.elementwise", "divmod_")
+            return updated.with_changes(func=cst.Name(pair), args=[cst.Arg(c) for c in converted])
+        if isinstance(original.func, cst.Name) and original.func.value == "float" and len(updated.args) == 1 \
+                and self.types.of(original.args[0].value) in _NARROW_FLOATS:
+            return self._call(updated.args[0].value, "float64", False)  # Numba's float() keeps a float32
+        if name == "range" and any(isinstance(self.types.of(a.value), Scalar) and "float" in
+                                   self.types.of(a.value).dtype for a in original.args):  # type: ignore[union-attr]
+            check = self.intrinsic("cuvil.runtime.pyint", "as_index")
+            return updated.with_changes(args=[a.with_changes(value=cst.Call(cst.Name(check), [cst.Arg(a.value)]))
+                                              for a in updated.args])
+        if name == "round" and len(positional) == 2 \
+                and self.types.of(original.args[0].value) == Scalar("float64", True):  # CPython's exact rounding
+            return updated.with_changes(func=cst.Name(self.intrinsic("cuvil.runtime.pymath", "round_ndigits")))
+        if name == "isinstance":
+            answer = isinstances.decided(original, self.types)  # CPython's answer, known for every variant
+            if answer is not None:
+                return answer
+        if name == "math.trunc" and len(original.args) == 1:
+            kind = self.types.of(original.args[0].value)
+            if isinstance(kind, Scalar) and not kind.weak and kind.dtype != "float64":  # np.float64 is a float
+                refuses = self.intrinsic("cuvil.runtime.elementwise", "numpy_refuses")  # CPython's TypeError
+                said = f"type numpy.{'bool' if kind.dtype == 'bool' else kind.dtype} doesn't define __trunc__ method"
+                return cst.Call(cst.Name(refuses), [cst.Arg(updated.args[0].value), cst.Arg(cst.SimpleString(
+                    repr(said)))])
+        return None
+
+    def _numpy_operands(self, *operands: cst.BaseExpression) -> bool:
+        """Some operand is a NumPy scalar or an array, all are known: `divmod()` of them is NumPy's."""
+        kinds: list[Type] = [self.types.of(o) for o in operands]
+        return all(isinstance(k, Scalar | Array) for k in kinds) and \
+            any(isinstance(k, Array) or (isinstance(k, Scalar) and not k.weak) for k in kinds)
