@@ -27,6 +27,7 @@ from ..analysis.types import UNKNOWN, Array, Scalar, Tuple, Type
 from ..cfg.build import all_statements
 from ..cfg.effects import Calls, Global
 from ..cfg.program import analyze_program
+from ..cfg.uses import calls_in
 from ..errors import CuvilTypeError
 from ..normalize.names import Fresh, all_names, assigned_names
 from ..normalize.origins import origin_of
@@ -43,7 +44,7 @@ from .divmods import Divmods
 from .located import Located
 from .overflow import OverflowChecks
 from .plan import Plan, build_plan
-from .program_types import calls_of, program_types, returned_type
+from .program_types import program_types, returned_type
 from .pypow import PythonPowers, powers
 from .pyscalars import PythonScalars, wanted
 from .returns import SeveralReturns, kinds
@@ -199,7 +200,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     # CPU code; a parallel loop tests the helper's divisor before the statement (cfg/raising.py)
     if options.target == "cpu" and not halves \
             and any(_has(fn, *divisions) or any(isinstance(c.func, cst.Name) and c.func.value == "divmod"
-                                                for c in calls_of(fn)) for fn in functions.values()):
+                                                for c in calls_in(fn.body)) for fn in functions.values()):
         rewrite_each(lambda types: ZeroDivision(types, intrinsic))
         globals = program.globals()
     result = ""

@@ -38,7 +38,7 @@ def program_types(functions: Mapping[str, cst.FunctionDef], entry: str, params: 
             def make() -> Types:
                 types = Types(fn, arguments, values, Calls(globals, local, {}), helper, compute)
                 if thorough:
-                    for call in calls_of(fn):
+                    for call in calls_in(fn.body):
                         types.of(call)
                 return types
 
@@ -85,17 +85,6 @@ def program_types(functions: Mapping[str, cst.FunctionDef], entry: str, params: 
             several[name] = [t for sig in sorted(seen, key=str) if len(sig) == len(names)
                              for t in (memo.get((name, sig)),) if t is not None]
     return out
-
-
-def calls_of(fn: cst.FunctionDef) -> list[cst.Call]:
-    found: list[cst.Call] = []
-
-    class Collect(cst.CSTVisitor):
-        def visit_Call(self, node: cst.Call) -> None:
-            found.append(node)
-
-    fn.body.visit(Collect())
-    return found
 
 
 def _base_case(fn: cst.FunctionDef, types: Types, name: str) -> Type | None:
