@@ -111,14 +111,16 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
                                                      program.filenames.get(name)))
             functions[name] = functions[name].visit(  # type: ignore[assignment]  # also as written: Numba's
                 Divmods(calls, numpy, program.filenames.get(name)))  # own np.divmod can kill the process
-        copies = one_signature_each(functions, lambda: types_of(program.globals(), True),
-            program.clone, program.globals) if program.clone is not None else {}
+        # thorough: every call typed, so a helper whose value no name keeps (`return h(a, x)`) is lowered too
+        if program.clone is not None:
+            copies, typed = one_signature_each(functions, lambda: types_of(program.globals(), True), program.clone,
+                                               program.globals)
+        else:
+            copies, typed = {}, types_of(program.globals(), True)
         if copies:
             program = dataclasses.replace(program, filenames={
                 **program.filenames, **{new: program.filenames[old] for new, old in copies.items()
                                         if old in program.filenames}})
-        # thorough: every call typed, so a helper whose value no name keeps (`return h(a, x)`) is lowered too
-        typed = types_of(program.globals(), thorough=True)
         halves = any(_holds_half(functions[name], types) for name, types in typed.items())
         if halves:
             _refuse_untyped(functions, typed, entry, as_written, program.filenames)

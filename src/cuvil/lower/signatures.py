@@ -23,9 +23,10 @@ Retype = Callable[[], dict[str, Types]]  # the functions typed anew (thoroughly)
 
 
 def one_signature_each(functions: dict[str, cst.FunctionDef], retype: Retype, clone: Callable[[str], str],
-                       globals: Callable[[], Mapping[str, Global]]) -> dict[str, str]:
+                       globals: Callable[[], Mapping[str, Global]]) -> tuple[dict[str, str], dict[str, Types]]:
     """Copies helpers of `functions` (in place) until each is typed under one signature; returns the copies
-    made, copy → original. `clone(name)` binds a new module name for a copy of the helper `name`."""
+    made, copy → original, and the functions' types as they stand then (the lowering's first typing).
+    `clone(name)` binds a new module name for a copy of the helper `name`."""
     copies: dict[str, str] = {}
     for _ in range(8):  # each round reaches one more level of helpers below the entry
         typed = retype()
@@ -33,7 +34,7 @@ def one_signature_each(functions: dict[str, cst.FunctionDef], retype: Retype, cl
         several = {h: sorted(sigs, key=str) for h, sigs in calls.items()
                    if len(sigs) > 1 and h not in typed and not _recursive(h, functions, globals())}
         if not several:
-            break
+            return copies, typed
         names: dict[tuple[str, tuple[Type, ...]], str] = {}
         for helper, sigs in several.items():
             names[(helper, sigs[0])] = helper
@@ -44,7 +45,7 @@ def one_signature_each(functions: dict[str, cst.FunctionDef], retype: Retype, cl
                 names[(helper, sig)] = new
         for caller, types in typed.items():
             functions[caller] = cst.ensure_type(functions[caller].visit(_CallCopies(types, names)), cst.FunctionDef)
-    return copies
+    return copies, retype()
 
 
 def _signature(types: Types, call: cst.Call) -> tuple[str, tuple[Type, ...]] | None:
