@@ -28,6 +28,9 @@ class ExactDispatcher(_dispatcher.Dispatcher):
         # (type manager, argument count, fold keywords, names, defaults, object-mode fallback, *args, exact)
         super().__init__(default_type_manager.get_pointer(), len(names), False, names, (), False, False, True)
         self.compiled = numba_dispatcher.overloads[signature]
+        # Under a profiler (cProfile, sys.setprofile) Numba's C dispatcher shows the call as a frame of this code
+        # object, and raises RuntimeError("No __code__ attribute found.") on every call where there is none.
+        self.__code__ = numba_dispatcher.__code__
         self._insert([t._code for t in signature], self.compiled.entry_point, False)  # type: ignore[attr-defined]
 
     def _compile_for_args(self, *args: Any, **kwargs: Any) -> Any:
