@@ -66,6 +66,7 @@ class Generated:
     # Each function's stages that no Specialization changes (Front), for generating it again with other
     # shapes (runtime/cache.py decides the static dims so); not part of a cache entry either.
     fronts: dict[types.FunctionType, Front] = dataclasses.field(default_factory=dict, compare=False, repr=False)
+    substituted: bool = False  # a static dim became a constant in the entry (codegen/specialize.read_dims)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -118,6 +119,7 @@ class _Module:
         self.writes: tuple[str, ...] = ()  # set by lower()
         self.plan = ""  # set by lower()
         self.plans: dict[str, Plan] = {}  # set by lower(): the Plan objects, for cuvil.inspect
+        self.substituted = False  # set by specialize()
         self.sources: dict[str, Source] = {}  # by the function's name in the module
         self.originals: dict[types.FunctionType, dict[str, str]] = {}  # front.py's renames: new → the user's
         self.cuda: CudaModule | None = None  # the CUDA target's module (codegen/cuda_module.py), set by lower()
@@ -233,8 +235,10 @@ class _Module:
         if not entry:
             return function
         ranks = {n: len(s) for n, s in zip(params, self.spec.shapes) if s is not None}
-        out = function.visit(StaticDims(self.spec.static(params), ranks))
+        static = StaticDims(self.spec.static(params), ranks)
+        out = function.visit(static)
         assert isinstance(out, cst.FunctionDef)
+        self.substituted = static.substituted
         return out
 
     def intrinsic(self, name: str, function: cst.FunctionDef, used: bool = True,
@@ -402,7 +406,7 @@ def generate(fn: types.FunctionType, options: Options, spec: Specialization = Sp
         normalized = entry_norm.module.code if again is None else ""
         cfg = cfg_source(entry_norm.module) if again is None else ""
     return Generated(source, entry, mapping, dict(module.injected), normalized, cfg, timer.seconds, loops,
-                     module.writes, module.plan, module.plans, module.fronts)
+                     module.writes, module.plan, module.plans, module.fronts, module.substituted)
 
 
 def _global(name: str, binding: Binding) -> Global:

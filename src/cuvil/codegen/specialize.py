@@ -20,6 +20,7 @@ class StaticDims(cst.CSTTransformer):
     def __init__(self, static: dict[str, dict[int, int]], ranks: dict[str, int]):
         super().__init__()
         self.static, self.ranks = static, ranks
+        self.substituted = False  # a static dim became a constant: the generated code reads it (read_dims)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         rebound = assigned_names(node.body)
@@ -37,7 +38,10 @@ class StaticDims(cst.CSTTransformer):
         if dims is None or not (isinstance(index, cst.Index) and isinstance(index.value, cst.Integer)):
             return updated
         axis = int(index.value.value, 0)
-        return cst.Integer(str(dims[axis])) if axis in dims else updated
+        if axis not in dims:
+            return updated
+        self.substituted = True
+        return cst.Integer(str(dims[axis]))
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
         if updated.attr.value != "shape":
@@ -46,18 +50,20 @@ class StaticDims(cst.CSTTransformer):
         rank = self.ranks.get(updated.value.value) if isinstance(updated.value, cst.Name) else None
         if dims is None or rank is None or len(dims) != rank:
             return updated
+        self.substituted = True
         return cst.Tuple([cst.Element(cst.Integer(str(dims[k]))) for k in range(rank)])
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if isinstance(updated.func, cst.Name) and updated.func.value == "len" and len(updated.args) == 1:
             dims = self._dims(updated.args[0].value)
             if dims is not None and 0 in dims:
+                self.substituted = True
                 return cst.Integer(str(dims[0]))
         return updated
 
 
-def read_dims(shapes: tuple[tuple[int | None, ...] | None, ...], same_without: Callable[[Any], bool]
-              ) -> tuple[tuple[int, int], ...]:
+def read_dims(shapes: tuple[tuple[int | None, ...] | None, ...], same_without: Callable[[Any], bool],
+              substituted: bool = False) -> tuple[tuple[int, int], ...]:
     """The static dims of `shapes` the generated code depends on, as (argument, axis): none if the module
     generated with all of them dynamic is the same text (`same_without(dynamic shapes)`), else all of them.
 
@@ -66,9 +72,10 @@ def read_dims(shapes: tuple[tuple[int | None, ...] | None, ...], same_without: C
     read is a property of the generated code — shape checks and lowering read static sizes too, not only the
     substitutions above — so the module is generated again with those dims dynamic and compared, once, on a
     cache miss; the answer is stored with the entry (cache.Meta.reads), the key keeps the static shapes, and
-    one entry serves the variant."""
+    one entry serves the variant. Where StaticDims `substituted` a constant the text differs for certain, and
+    the second generation (two thirds of a first one) is skipped."""
     static = tuple((i, k) for i, shape in enumerate(shapes) for k, d in enumerate(shape or ()) if d is not None)
-    if not static:
-        return ()
+    if not static or substituted:
+        return static
     dynamic = tuple(None if shape is None else (None,) * len(shape) for shape in shapes)
     return () if same_without(dynamic) else static

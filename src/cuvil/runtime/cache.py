@@ -227,7 +227,8 @@ def _generate(fn: types.FunctionType, options: Options, entry: Entry, specializa
     spec = Specialization(*specialization)
     generated = generate(fn, options, spec)
     source = generated.source
-    reads = read_dims(spec.shapes, lambda shapes: _same_code(generated, fn, options, spec, shapes))
+    reads = read_dims(spec.shapes, lambda shapes: _same_code(generated, fn, options, spec, shapes),
+                      generated.substituted)
     meta = Meta(generated.entry, generated.line_map, generated.injected, generated.normalized, generated.cfg,
                 hashlib.sha256(source.encode()).hexdigest(), generated.loops, list(generated.writes),
                 generated.plan, reads)
