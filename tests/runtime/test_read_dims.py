@@ -109,3 +109,20 @@ def test_any_sequence_of_sizes_gives_pythons_results(shapes):
         assert AXIS_JIT(p) == AXIS_JIT.py_func(p)
     assert len(NONE_JIT.compile_events) == 1
     assert len(AXIS_JIT.compile_events) <= 3
+
+
+@pytest.mark.parametrize("source, generations, reads", [
+    (READS_AXIS_1, 1, [[0, 0], [0, 1]]),  # `p.shape[1]` became 3: read for certain, not generated again
+    (READS_NONE, 2, []),  # nothing substituted: generated again with the dims dynamic, and compared
+])
+def test_a_substituted_dim_is_read_without_a_second_generation(own_cache, monkeypatch, source, generations, reads):
+    import cuvil.compiler
+
+    calls = []
+    real = cuvil.compiler.generate
+    monkeypatch.setattr(cuvil.compiler, "generate", lambda *a, **k: calls.append(a) or real(*a, **k))
+    fn = cuvil.jit(define(source))
+    args = (np.ones((2, 3)),) if source is READS_AXIS_1 else (np.ones(4), np.ones(4), np.zeros(4))
+    assert_same(fn.py_func(*args), fn(*args))
+    assert len(calls) == generations
+    assert [m["reads"] for m in _metas(own_cache, fn.py_func.__name__)] == [reads]
