@@ -15,6 +15,7 @@ import libcst as cst
 import numpy as np
 
 from ..cfg.effects import Calls
+from ..frontend.walk import walk
 from ..normalize.names import bound_names
 from .numpy_rules import NumpyRules
 from .types import (
@@ -370,7 +371,7 @@ def _bindings(body: cst.CSTNode) -> list[Binding]:
             for name in bound_names(node.target):
                 found.append((name, lambda types: INT))  # normalized loops run over range()
 
-    body.visit(Collect())
+    walk(body, Collect())
     return found
 
 

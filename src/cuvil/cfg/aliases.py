@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Mapping
 
 import libcst as cst
 
+from ..frontend.walk import walk
 from ..library import numpy as library
 from ..normalize.names import bound_names
 from .effects import Calls
@@ -155,7 +156,7 @@ def _assignments(
         def visit_For(self, node: cst.For) -> None:
             found.append((node.target, None, False))
 
-    node.visit(Collect())
+    walk(node, Collect())
     return iter(found)
 
 
@@ -256,5 +257,5 @@ def _loop_targets(fn: cst.FunctionDef) -> frozenset[str]:
             if isinstance(node.target, cst.Name):
                 found.add(node.target.value)
 
-    fn.visit(Find())
+    walk(fn, Find())
     return frozenset(found)

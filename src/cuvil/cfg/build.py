@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 
 import libcst as cst
 
+from ..frontend.walk import walk
 from ..normalize.names import bound_names
 
 
@@ -105,7 +106,7 @@ def all_statements(node: cst.CSTNode) -> list[cst.BaseStatement]:
                 found.append(child)
             return True
 
-    node.visit(Collect())
+    walk(node, Collect())
     return found
 
 

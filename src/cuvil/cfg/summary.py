@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from ..frontend.walk import walk
 from .accesses import Collector
 from .aliases import Aliases
 from .build import all_statements, statements
@@ -24,7 +25,7 @@ def _returned(fn: cst.FunctionDef) -> list[cst.BaseExpression]:
             if node.value is not None:
                 found.append(node.value)
 
-    fn.body.visit(Returns())
+    walk(fn.body, Returns())
     return found
 
 

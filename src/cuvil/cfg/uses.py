@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from ..frontend.walk import walk
 from ..normalize.names import bound_names
 
 
@@ -16,11 +17,11 @@ class _Reads(cst.CSTVisitor):
         self.names.append(node)
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
-        node.value.visit(self)  # `.attr` is not a variable
+        walk(node.value, self)  # `.attr` is not a variable
         return False
 
     def visit_Arg(self, node: cst.Arg) -> bool:
-        node.value.visit(self)  # `keyword=` is not a variable
+        walk(node.value, self)  # `keyword=` is not a variable
         return False
 
 
@@ -28,7 +29,7 @@ def reads_in(node: cst.CSTNode | None) -> list[cst.Name]:
     if node is None:
         return []
     visitor = _Reads()
-    node.visit(visitor)
+    walk(node, visitor)
     return visitor.names
 
 
@@ -43,7 +44,7 @@ def contains(node: cst.CSTNode, *kinds: type[cst.CSTNode], nested: bool = True) 
             found = found or isinstance(n, kinds)
             return not found and (nested or n is node or not isinstance(n, cst.FunctionDef))
 
-    node.visit(Find())
+    walk(node, Find())
     return found
 
 
@@ -55,7 +56,7 @@ def subscripts_in(node: cst.CSTNode) -> list[cst.Subscript]:
         def visit_Subscript(self, sub: cst.Subscript) -> None:
             found.append(sub)
 
-    node.visit(Find())
+    walk(node, Find())
     return found
 
 
@@ -67,7 +68,7 @@ def calls_in(node: cst.CSTNode) -> list[cst.Call]:
         def visit_Call(self, call: cst.Call) -> None:
             found.append(call)
 
-    node.visit(Find())
+    walk(node, Find())
     return found
 
 

@@ -31,6 +31,7 @@ import libcst as cst
 from ..analysis.type_rules import Types
 from ..analysis.types import Array, Scalar
 from ..cfg.uses import contains
+from ..frontend.walk import walk
 from ..normalize.names import assigned_names
 from ..normalize.origins import origin_of, with_origin
 from .again import hoistable
@@ -123,7 +124,7 @@ def _names(node: cst.CSTNode) -> set[str]:
         def visit_Name(self, node: cst.Name) -> None:
             found.add(node.value)
 
-    node.visit(Find())
+    walk(node, Find())
     return found
 
 

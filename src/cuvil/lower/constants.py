@@ -20,6 +20,7 @@ import libcst as cst
 from ..cfg.aliases import Aliases
 from ..cfg.program import FunctionAnalysis
 from ..errors import CuvilTypeError
+from ..frontend.walk import walk
 from ..library import numpy as library
 from ..normalize.origins import origin_of
 
@@ -31,7 +32,7 @@ def refuse_constant_writes(functions: Mapping[str, cst.FunctionDef], analyses: M
                            filenames: Mapping[str, str]) -> None:
     for name, fn in functions.items():
         finder = _Writes(analyses[name].aliases)
-        fn.body.visit(finder)
+        walk(fn.body, finder)
         if finder.line is not None and finder.found:
             filename = filenames.get(name)
             text = linecache.getline(filename, finder.line) if filename else ""

@@ -33,6 +33,7 @@ import numpy as np
 
 from ..analysis.type_rules import Types
 from ..analysis.types import INT, Array, Scalar, Tuple
+from ..frontend.walk import walk
 from ..normalize.names import bound_names
 from ..normalize.origins import origin_of, with_origin
 from .again import cheap
@@ -62,7 +63,7 @@ def wanted(fn: cst.FunctionDef) -> bool:
             target = node.target
             found = found or isinstance(target, cst.Subscript | cst.Tuple | cst.List)  # `m[0] = v` may be a row
 
-    fn.body.visit(Find())
+    walk(fn.body, Find())
     return found
 
 
@@ -239,7 +240,7 @@ def _nonnegative_names(fn: cst.FunctionDef) -> set[str]:
             for name in bound_names(node.target):
                 bound.setdefault(name, []).append(None)
 
-    fn.body.visit(Collect())
+    walk(fn.body, Collect())
     names: set[str] = set()
     while True:
         new = {n for n, values in bound.items()
@@ -259,12 +260,12 @@ def _always_evaluated(stmt: cst.BaseSmallStatement) -> list[cst.Call]:
             found.append(node)
 
         def visit_BooleanOperation(self, node: cst.BooleanOperation) -> bool:
-            node.left.visit(self)
+            walk(node.left, self)
             return False
 
         def visit_IfExp(self, node: cst.IfExp) -> bool:
-            node.test.visit(self)
+            walk(node.test, self)
             return False
 
-    stmt.visit(Find())
+    walk(stmt, Find())
     return found

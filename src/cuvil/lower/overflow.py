@@ -23,6 +23,7 @@ import libcst as cst
 
 from ..analysis.type_rules import Types
 from ..analysis.types import Array, Scalar
+from ..frontend.walk import walk
 from ..normalize.names import assigned_names
 from .overflow_arms import assignment_pairs, nonnegative, outside_test, pure_test
 from .reductions import Intrinsic
@@ -231,7 +232,7 @@ def _counters(fn: cst.FunctionDef) -> set[str]:
         def visit_For(self, node: cst.For) -> None:
             others.update(_names(node.target))
 
-    fn.visit(Find())
+    walk(fn, Find())
     return steps - others
 
 

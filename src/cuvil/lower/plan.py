@@ -26,6 +26,7 @@ from ..cfg.accesses import Collector
 from ..cfg.aliases import Aliases
 from ..cfg.build import statements
 from ..cfg.dependence import LoopDecision
+from ..frontend.walk import walk
 from ..library import numpy as library
 from ..normalize.names import assigned_names
 from ..normalize.origins import origin_of
@@ -189,7 +190,7 @@ class _Builder:
                 decision = self.decisions.get(node)
                 found = found or (decision is not None and decision.parallel)
 
-        stmt.visit(Find())
+        walk(stmt, Find())
         return found
 
     def alloc(self, stmt: cst.BaseStatement) -> Alloc | None:
@@ -245,7 +246,7 @@ def _operator(loop: cst.For, name: str) -> str:
                     and node.value.func.value in ("max", "min"):
                 found = node.value.func.value
 
-    loop.body.visit(Find())
+    walk(loop.body, Find())
     return found
 
 
@@ -265,7 +266,7 @@ def _all_lines(node: cst.CSTNode) -> list[int]:
                     out.append(line)
             return True
 
-    node.visit(Collect())
+    walk(node, Collect())
     return out
 
 

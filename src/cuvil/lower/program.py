@@ -29,6 +29,7 @@ from ..cfg.effects import Calls, Global
 from ..cfg.program import analyze_program
 from ..cfg.uses import calls_in
 from ..errors import CuvilTypeError
+from ..frontend.walk import walk
 from ..normalize.names import Fresh, all_names, assigned_names
 from ..normalize.origins import origin_of
 from ..options import Options
@@ -313,7 +314,7 @@ def _expressions(stmt: cst.BaseStatement) -> list[cst.BaseExpression]:
                 found.append(node)
             return True
 
-    header.visit(Collect())
+    walk(header, Collect())
     return found
 
 
@@ -331,5 +332,5 @@ def _has(fn: cst.FunctionDef, *kinds: type) -> bool:
             found = found or isinstance(node, kinds)
             return not found
 
-    fn.body.visit(Find())
+    walk(fn.body, Find())
     return found

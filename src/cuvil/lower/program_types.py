@@ -13,6 +13,7 @@ from ..analysis.type_rules import Types
 from ..analysis.types import UNKNOWN, Scalar, Tuple, Type, of_value, unify
 from ..cfg.effects import Calls, Global
 from ..cfg.uses import calls_in
+from ..frontend.walk import walk
 from ..normalize.names import assigned_names
 
 
@@ -97,7 +98,7 @@ def _base_case(fn: cst.FunctionDef, types: Types, name: str) -> Type | None:
         def visit_Return(self, node: cst.Return) -> None:
             returned.append(node)
 
-    fn.body.visit(Values())
+    walk(fn.body, Values())
     if len(returned) != 1 or returned[0].value is None:
         return None
     value = returned[0].value
@@ -109,7 +110,7 @@ def _base_case(fn: cst.FunctionDef, types: Types, name: str) -> Type | None:
                 if any(isinstance(t.target, cst.Name) and t.target.value == variable for t in node.targets):
                     found.append(node.value)
 
-        fn.body.visit(Binds())
+        walk(fn.body, Binds())
     else:
         found.append(value)
     base = [v for v in found if not any(isinstance(c.func, cst.Name) and c.func.value == name for c in calls_in(v))]
@@ -128,5 +129,5 @@ def returned_type(fn: cst.FunctionDef, types: Types) -> Type:
         def visit_Return(self, node: cst.Return) -> None:
             found.append(types.of(node.value) if node.value is not None else of_value(None))
 
-    fn.body.visit(Returns())
+    walk(fn.body, Returns())
     return found[0] if len(found) == 1 else UNKNOWN

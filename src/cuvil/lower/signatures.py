@@ -18,6 +18,7 @@ import libcst as cst
 from ..analysis.type_rules import Types
 from ..analysis.types import Type
 from ..cfg.effects import Global
+from ..frontend.walk import walk
 
 Retype = Callable[[], dict[str, Types]]  # the functions typed anew (thoroughly), the single-signature ones
 
@@ -72,7 +73,7 @@ def _helper_calls(functions: Mapping[str, cst.FunctionDef], typed: dict[str, Typ
                 found.setdefault(signature[0], set()).add(signature[1])
 
     for name, types in typed.items():
-        functions[name].body.visit(Calls(types))
+        walk(functions[name].body, Calls(types))
     return found
 
 
@@ -100,7 +101,7 @@ def _callees(fn: cst.FunctionDef, globals: Mapping[str, Global], functions: Mapp
                 if where is not None and where.kind == "helper" and where.qualname in functions:
                     found.add(where.qualname)
 
-    fn.body.visit(Calls())
+    walk(fn.body, Calls())
     return found
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import libcst as cst
 
+from ..frontend.walk import walk
+
 
 class _Collect(cst.CSTVisitor):
     def __init__(self) -> None:
@@ -16,7 +18,7 @@ class _Collect(cst.CSTVisitor):
 
 def all_names(node: cst.CSTNode) -> set[str]:
     visitor = _Collect()
-    node.visit(visitor)
+    walk(node, visitor)
     return visitor.names
 
 
@@ -53,7 +55,7 @@ def assigned_names(node: cst.CSTNode) -> set[str]:
         def visit_For(self, node: cst.For) -> None:
             names.update(bound_names(node.target))
 
-    node.visit(Targets())
+    walk(node, Targets())
     return names
 
 
