@@ -1,9 +1,10 @@
 """Budgets, seeds and the tally the fuzz tests share.
 
-The budgets come from the environment so that one test file serves both the default session (a few hundred
+The budgets come from the environment so that one test file serves both the default session (a few dozen
 programs, deterministic) and `nox -s fuzz` (10,000, 300 and 2,000, a fresh seed each run):
 
-    CUVIL_FUZZ_NORMALIZE   programs for the normalization differential (default 200)
+    CUVIL_FUZZ_NORMALIZE   programs for the normalization differential (default 60: the same 60 each run,
+                           under a minute of libcst; `nox -s fuzz` runs 10,000 from a fresh seed)
     CUVIL_FUZZ_COMPILE     programs for the compiled differential (default 6 small ones in three lanes
                            that pin what they vary, about a second of compiling each; set, every option
                            is drawn and the programs are as large as the normalization part's)

@@ -49,4 +49,4 @@ def check(program: Program, data: st.DataObject) -> None:
         assert_matches(original, variants, *data.draw(program.inputs()), rtol=0.0, atol=0.0)
 
 
-sharded_tests("normalize", budget("CUVIL_FUZZ_NORMALIZE", 200), check, globals())
+sharded_tests("normalize", budget("CUVIL_FUZZ_NORMALIZE", 60), check, globals())
