@@ -24,6 +24,7 @@ from collections.abc import Iterator, Sequence
 
 import libcst as cst
 
+from ..frontend.walk import walk
 from ..normalize.names import assigned_names
 from ..normalize.origins import origin_of
 from .accesses import Access, Collector, index_of
@@ -309,7 +310,7 @@ def _descendants(root: cst.CSTNode) -> list[cst.CSTNode]:
             found.append(node)
             return True
 
-    root.visit(Find())
+    walk(root, Find())
     return found
 
 

@@ -19,6 +19,7 @@ from collections.abc import Callable
 import libcst as cst
 
 from ..cfg.uses import contains
+from ..frontend.walk import walk
 from ..normalize.names import assigned_names
 from ..normalize.origins import origin_of, with_origin
 
@@ -177,7 +178,7 @@ def _only_at(stmt: cst.CSTNode, written: dict[str, str]) -> bool:
                 index = _index(sub)
                 ok = ok and index is not None and "|".join(index) == written[sub.value.value]
                 for element in sub.slice:
-                    element.visit(self)
+                    walk(element, self)
                 return False
             return True
 
@@ -188,7 +189,7 @@ def _only_at(stmt: cst.CSTNode, written: dict[str, str]) -> bool:
             nonlocal ok
             ok = ok and name.value not in written
 
-    stmt.visit(Find())
+    walk(stmt, Find())
     return ok
 
 
@@ -200,10 +201,10 @@ def _names(node: cst.CSTNode) -> set[str]:
             found.add(name.value)
 
         def visit_Attribute(self, attr: cst.Attribute) -> bool:
-            attr.value.visit(self)
+            walk(attr.value, self)
             return False
 
-    node.visit(Find())
+    walk(node, Find())
     return found
 
 

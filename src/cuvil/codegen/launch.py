@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 
 import libcst as cst
 
+from ..frontend.walk import walk
 from ..lower.plan import Alloc, Control, ParallelNest, Plan, Region, Serial, _lines
 from ..normalize.names import Fresh, Rename, all_names, assigned_names
 from ..normalize.origins import origin_of, with_origin
@@ -283,7 +284,7 @@ class _Host:
 
         for s in stmts:
             if not host_matmul(s):
-                s.visit(Find())
+                walk(s, Find())
         return not found
 
     def as_kernel(self, region: Serial, loops: tuple[Control, ...], forced: bool = False,
@@ -357,7 +358,7 @@ def _assign_targets(node: cst.CSTNode) -> list[str]:
         def visit_For(self, loop: cst.For) -> None:
             found.extend(sorted(bound_names(loop.target)))
 
-    node.visit(Find())
+    walk(node, Find())
     return found
 
 
@@ -399,7 +400,7 @@ def _escapes_block(stmts: Sequence[cst.BaseStatement]) -> bool:
             found = True
 
     for s in stmts:
-        s.visit(Find())
+        walk(s, Find())
     return found
 
 

@@ -37,6 +37,7 @@ import libcst as cst
 
 from ..cfg.dependence import LoopDecision
 from ..cfg.raising import Check
+from ..frontend.walk import walk
 from ..normalize.names import Fresh, Rename
 from ..normalize.origins import origin_of, with_origin
 
@@ -124,7 +125,7 @@ def _nested_update(body: Sequence[cst.BaseStatement], name: str) -> type[cst.Bas
                 found.append(node)
 
     for stmt in body:
-        stmt.visit(Find())
+        walk(stmt, Find())
     if not found or all(id(u) in top for u in found) or type(found[0].operator) not in _IDENTITY:
         return None
     return type(found[0].operator)

@@ -10,6 +10,7 @@ import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from .parse import Parsed, syntax_error
+from .walk import walk
 
 _UNSUPPORTED: dict[type[cst.CSTNode], tuple[str, str]] = {
     cst.Try: ("'try' is not supported", "check the condition with an if and return an error code instead"),
@@ -74,8 +75,8 @@ class _SubsetChecker(cst.CSTVisitor):
         # Decorators and annotations are not compiled; only defaults and the body are.
         for param in (*fn.params.posonly_params, *fn.params.params):
             if param.default is not None:
-                param.default.visit(self)
-        fn.body.visit(self)
+                walk(param.default, self)
+        walk(fn.body, self)
 
     def check_signature(self, fn: cst.FunctionDef) -> None:
         if fn.asynchronous is not None:

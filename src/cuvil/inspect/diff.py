@@ -17,6 +17,7 @@ from typing import Any
 
 import libcst as cst
 
+from ..frontend.walk import walk
 from ..lower.plan import Alloc, Control, ParallelNest, Serial
 from ..normalize.origins import origin_of
 from .fingerprint import digest
@@ -181,7 +182,7 @@ def _statements(node: cst.CSTNode) -> list[cst.CSTNode]:
                 found.append(child)
             return not isinstance(child, cst.SimpleStatementLine)
 
-    node.visit(Collect())
+    walk(node, Collect())
     return found
 
 

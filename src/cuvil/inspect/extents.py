@@ -13,6 +13,7 @@ from typing import Any
 
 import libcst as cst
 
+from ..frontend.walk import walk
 from .symbolic import Poly
 
 _code = cst.Module([])
@@ -114,7 +115,7 @@ def all_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
             found.append(child)
             return True
 
-    node.visit(Collect())
+    walk(node, Collect())
     return found
 
 

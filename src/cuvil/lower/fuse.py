@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 import libcst as cst
 
 from ..cfg.uses import reads_in
+from ..frontend.walk import walk
 from ..normalize.names import Rename
 from .nest import Nest, Stmts
 
@@ -76,7 +77,7 @@ def _reads_contents(stmts: Stmts) -> set[str]:
             found.add(node.value)
 
     for stmt in stmts:
-        stmt.visit(Find())
+        walk(stmt, Find())
     return found
 
 
@@ -95,7 +96,7 @@ def _accesses(stmts: Stmts, name: str) -> tuple[list[cst.Subscript], int]:
             count += node.value == name
 
     for stmt in stmts:
-        stmt.visit(Find())
+        walk(stmt, Find())
     return subs, count
 
 
@@ -221,7 +222,7 @@ def _stores(stmt: cst.BaseStatement, name: str) -> list[cst.Subscript]:
             if isinstance(node.target, cst.Subscript) and _is_name(node.target.value, name):
                 found.append(node.target)
 
-    stmt.visit(Find())
+    walk(stmt, Find())
     return found
 
 

@@ -24,6 +24,7 @@ import libcst as cst
 
 from ..analysis.type_rules import Types
 from ..analysis.types import Array
+from ..frontend.walk import walk
 
 _INTEGERS = ("int", "uint")
 MODULE = "cuvil.runtime.checks"
@@ -62,7 +63,7 @@ def written_arrays(types: Types, body: cst.CSTNode) -> list[cst.Name] | None:
             effect = types.calls.effect(node)
             found.extend(effect.args if effect.name.startswith("helper") else effect.writes)
 
-    body.visit(Find())
+    walk(body, Find())
     names: list[cst.Name] = []
     for expr in found:
         base = _base(expr)

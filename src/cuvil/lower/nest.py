@@ -16,6 +16,7 @@ from typing import cast
 
 import libcst as cst
 
+from ..frontend.walk import walk
 from ..normalize.names import Rename
 from ..normalize.origins import with_origin
 
@@ -75,7 +76,7 @@ def _loop_variables(loop: cst.For) -> list[str]:
             if isinstance(node.target, cst.Name):
                 found.append(node.target.value)
 
-    loop.visit(Find())
+    walk(loop, Find())
     return found
 
 

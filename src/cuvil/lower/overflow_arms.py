@@ -19,6 +19,7 @@ import libcst as cst
 
 from ..analysis.type_rules import Types
 from ..analysis.types import Scalar
+from ..frontend.walk import walk
 
 _PYTHON_INT = Scalar("int64", True)
 _MIN, _MAX = -(2**63), 2**63 - 1
@@ -148,7 +149,7 @@ def nonnegative(fn: cst.FunctionDef) -> set[str]:
             for e in target.elements:
                 _bind(e.value, None)
 
-    fn.body.visit(Find())
+    walk(fn.body, Find())
     params = {p.name.value for p in fn.params.params}
     known = {name for name, _ in found} - params
     changed = True

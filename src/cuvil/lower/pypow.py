@@ -22,6 +22,7 @@ import libcst as cst
 
 from ..analysis.type_rules import Types
 from ..analysis.types import BOOL, FLOAT, INT, Scalar, Type
+from ..frontend.walk import walk
 from .reductions import Intrinsic
 
 MODULE = "cuvil.runtime.intrinsics"
@@ -41,7 +42,7 @@ def powers(fn: cst.FunctionDef) -> bool:
                 or (isinstance(node, cst.Name) and node.value == "pow")
             return not found
 
-    fn.body.visit(Find())
+    walk(fn.body, Find())
     return found
 
 

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..analysis.type_rules import Types
 from ..analysis.types import Array, Scalar
+from ..frontend.walk import walk
 
 _DTYPES = {"int": "int64", "float": "float64", "bool": "bool_", "complex": "complex128"}
 _CONVERSION = {"i": "int64", "u": "int64", "f": "float64", "c": "complex128"}  # by NumPy's dtype kind
@@ -92,7 +93,7 @@ def wanted(fn: cst.FunctionDef) -> bool:
             nonlocal found
             found = found or node.value in _DTYPES or node.value in ("abs", "item", "floor", "ceil", "round")
 
-    fn.body.visit(Find())
+    walk(fn.body, Find())
     return found
 
 

@@ -22,6 +22,7 @@ import libcst as cst
 from ..analysis.type_rules import Types
 from ..analysis.types import NONE, Scalar, Type
 from ..cfg.uses import reads_in
+from ..frontend.walk import walk
 from ..normalize.names import Fresh, all_names
 from ..normalize.origins import origin_of, with_origin
 
@@ -60,7 +61,7 @@ def _assigned_values(fn: cst.FunctionDef, name: str) -> list[cst.BaseExpression]
                     and node.targets[0].target.value == name:
                 values.append(node.value)
 
-    fn.body.visit(Sites())
+    walk(fn.body, Sites())
     occurrences = sum(n.value == name for n in reads_in(fn.body))  # every Name node: targets too
     return values if occurrences == len(values) + 1 else None
 

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 
 import libcst as cst
 
+from ..frontend.walk import walk
 from .names import Fresh, all_names
 from .origins import origin_of, with_origin
 
@@ -47,7 +48,7 @@ def _count_returns(node: cst.CSTNode) -> int:
             nonlocal count
             count += 1
 
-    node.visit(Count())
+    walk(node, Count())
     return count
 
 
