@@ -71,3 +71,32 @@ def test_a_helper_called_with_two_dtypes_is_numpys_under_each(data, position, dt
     with np.errstate(all="ignore"):
         for args in ((a, b), (a, b), (c, a)):
             assert_matches(TWO[position], {"cuvil": TWO_JITTED[position]}, *args)
+
+
+KEYWORD_HELPER = """
+def g(a, x=1, k=2):
+    return a.max() + x * a[0] * k
+"""
+CALL_FORMS = {
+    "keyword": "return g(a, x=x)",
+    "reordered": "return g(k=x, a=a)",
+    "defaults": "return g(a)",
+    "a default skipped": "return g(a, k=x)",
+    "mixed": "return g(a, x, k=x)",
+    "two bindings": "return g(a, k=x), g(a, x=x), g(a, x, x)",
+}
+KEYWORDS = {k: define(KEYWORD_HELPER + f"def f(a, x):\n    {body}\n", "f") for k, body in CALL_FORMS.items()}
+KEYWORDS_JITTED = {k: cuvil.jit(fn) for k, fn in KEYWORDS.items()}
+
+
+@settings(max_examples=25)
+@given(data=st.data(), form=st.sampled_from(sorted(CALL_FORMS)), dtypes=st.permutations(DTYPES))
+def test_a_helper_called_with_keywords_or_defaults_is_numpys(data, form, dtypes):
+    """Arguments by keyword and parameters left to their defaults bind as Python binds them
+    (lower/program_types.bind): such a helper was typed from its positional arguments only, so it went to
+    Numba unlowered, and `g(k=x, a=a)` of int8 gave 200 where NumPy wraps to np.int8(-56)."""
+    a, b = _array(data, dtypes[0]), _array(data, dtypes[1])
+    with np.errstate(all="ignore"):
+        for array in (a, a, b):
+            x = array.dtype.type(data.draw(st.integers(-2, 3) if array.dtype.kind != "u" else st.integers(0, 3)))
+            assert_matches(KEYWORDS[form], {"cuvil": KEYWORDS_JITTED[form]}, array, x)

@@ -46,7 +46,9 @@ _OPERATORS = {
     cst.PowerAssign: "power", cst.BitAndAssign: "bitwise_and", cst.BitOrAssign: "bitwise_or",
     cst.BitXorAssign: "bitwise_xor", cst.LeftShiftAssign: "left_shift", cst.RightShiftAssign: "right_shift",
 }
-HelperTypes = Callable[[str, tuple[Type, ...]], Type]
+# A helper's result from its call's argument types: positional, then keyword by name (lower/program_types binds
+# them to the helper's parameters, its defaults included).
+HelperTypes = Callable[[str, tuple[Type, ...], Mapping[str, Type]], Type]
 
 _COMPARISONS = {
     cst.LessThan: "less", cst.LessThanEqual: "less_equal", cst.GreaterThan: "greater",
@@ -211,7 +213,8 @@ class Rules(NumpyRules):
         args = list(effect.args)
         keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
         if name.startswith("helper "):
-            return self.helper(name[7:], tuple(self.of(a) for a in args))
+            return self.helper(name[7:], tuple(self.of(a.value) for a in node.args if a.keyword is None),
+                               {k: self.of(v) for k, v in keywords.items()})
         if name.startswith("numpy."):
             return self.numpy(name[6:], args, keywords)
         if name.startswith("."):
@@ -315,7 +318,7 @@ class Types:
         (analysis/precision.py); arrays keep their half storage type."""
         self.globals, self.calls, self.compute = globals, calls, compute
         self.names: dict[str, Type] = dict(params)
-        self.rules = Rules(self, calls, helper or (lambda name, args: UNKNOWN))
+        self.rules = Rules(self, calls, helper or (lambda name, args, keywords: UNKNOWN))
         self._memo: dict[int, Type] = {}
         bindings = _bindings(fn.body)
         for _ in range(8 * len(bindings) + 2):  # types only climb a short lattice: this bounds the rounds

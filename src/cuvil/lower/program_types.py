@@ -5,7 +5,7 @@ from its base case (a fixed point), and helpers called with several signatures e
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import libcst as cst
 
@@ -55,14 +55,22 @@ def program_types(functions: Mapping[str, cst.FunctionDef], entry: str, params: 
                 guess = None if returned == guess or returned == UNKNOWN else returned
         return memo[key]
 
-    def helper(name: str, arguments: tuple[Type, ...]) -> Type:
+    defaults: dict[str, Types] = {}  # per helper, its defaults' types (a Types of the helper with no arguments)
+
+    def default(name: str, value: cst.BaseExpression) -> Type:
+        if name not in defaults:
+            defaults[name] = Types(functions[name], {}, values, Calls(globals, set(), {}), None, compute)
+        return defaults[name].of(value)
+
+    def helper(name: str, positional: tuple[Type, ...], keywords: Mapping[str, Type]) -> Type:
         if name not in functions:
             return UNKNOWN
-        signatures.setdefault(name, set()).add(arguments)
         fn = functions[name]
-        names = [p.name.value for p in fn.params.params]
-        if len(arguments) > len(names):
+        arguments = bind(fn, positional, keywords, lambda value: default(name, value))
+        if arguments is None:  # not a call Python would make (an unknown keyword, a missing argument)
             return UNKNOWN
+        signatures.setdefault(name, set()).add(arguments)
+        names = [p.name.value for p in fn.params.params]
         types = typed(name, dict(zip(names, arguments)))
         if types is None:
             key = (name, tuple(dict(zip(names, arguments)).values()))
@@ -86,6 +94,25 @@ def program_types(functions: Mapping[str, cst.FunctionDef], entry: str, params: 
             several[name] = [t for sig in sorted(seen, key=str) if len(sig) == len(names)
                              for t in (memo.get((name, sig)),) if t is not None]
     return out
+
+
+def bind(fn: cst.FunctionDef, positional: tuple[Type, ...], keywords: Mapping[str, Type],
+         default: Callable[[cst.BaseExpression], Type]) -> tuple[Type, ...] | None:
+    """The type of each of `fn`'s parameters in a call: positional, by keyword, else its default's. A helper
+    typed from its positional arguments only (`h(a, x=b[0])`, `h(a)` with `x=1`) was left to Numba's typing,
+    whose int8 arithmetic does not wrap: `a[0] + x` gave 200 where NumPy gives np.int8(-56)."""
+    params = fn.params.params
+    if len(positional) > len(params) or not set(keywords) <= {p.name.value for p in params[len(positional):]}:
+        return None
+    bound = list(positional)
+    for param in params[len(positional):]:
+        if param.name.value in keywords:
+            bound.append(keywords[param.name.value])
+        elif param.default is not None:
+            bound.append(default(param.default))
+        else:
+            return None
+    return tuple(bound)
 
 
 def _base_case(fn: cst.FunctionDef, types: Types, name: str) -> Type | None:

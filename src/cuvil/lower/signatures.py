@@ -16,11 +16,11 @@ from collections.abc import Callable, Mapping
 import libcst as cst
 
 from ..analysis.type_rules import Types
-from ..analysis.types import Type
 from ..cfg.effects import Global
 from ..frontend.walk import walk
 
 Retype = Callable[[], dict[str, Types]]  # the functions typed anew (thoroughly), the single-signature ones
+Signature = tuple[object, ...]  # a call's argument types: positional ones, then (keyword, type) pairs
 
 
 def one_signature_each(functions: dict[str, cst.FunctionDef], retype: Retype, clone: Callable[[str], str],
@@ -36,7 +36,7 @@ def one_signature_each(functions: dict[str, cst.FunctionDef], retype: Retype, cl
                    if len(sigs) > 1 and h not in typed and not _recursive(h, functions, globals())}
         if not several:
             return copies, typed
-        names: dict[tuple[str, tuple[Type, ...]], str] = {}
+        names: dict[tuple[str, Signature], str] = {}
         for helper, sigs in several.items():
             names[(helper, sigs[0])] = helper
             for sig in sigs[1:]:
@@ -49,18 +49,21 @@ def one_signature_each(functions: dict[str, cst.FunctionDef], retype: Retype, cl
     return copies, retype()
 
 
-def _signature(types: Types, call: cst.Call) -> tuple[str, tuple[Type, ...]] | None:
-    """The helper a call calls and its argument types, as the type rules see them."""
+def _signature(types: Types, call: cst.Call) -> tuple[str, Signature] | None:
+    """The helper a call calls and its argument types as the call passes them (positional, then keywords by
+    name): calls that bind to one set of parameter types the same way are typed once (lower/program_types.bind)."""
     effect = types.calls.effect(call)
     if not effect.name.startswith("helper "):
         return None
-    return effect.name[7:], tuple(types.of(a) for a in effect.args)
+    positional = tuple(types.of(a.value) for a in call.args if a.keyword is None)
+    keywords = tuple(sorted((a.keyword.value, types.of(a.value)) for a in call.args if a.keyword is not None))
+    return effect.name[7:], positional + keywords
 
 
 def _helper_calls(functions: Mapping[str, cst.FunctionDef], typed: dict[str, Types]) \
-        -> dict[str, set[tuple[Type, ...]]]:
+        -> dict[str, set[Signature]]:
     """The signatures each helper is called with from the typed functions."""
-    found: dict[str, set[tuple[Type, ...]]] = {}
+    found: dict[str, set[Signature]] = {}
 
     class Calls(cst.CSTVisitor):
         def __init__(self, types: Types):
@@ -106,7 +109,7 @@ def _callees(fn: cst.FunctionDef, globals: Mapping[str, Global], functions: Mapp
 
 
 class _CallCopies(cst.CSTTransformer):
-    def __init__(self, types: Types, names: dict[tuple[str, tuple[Type, ...]], str]):
+    def __init__(self, types: Types, names: dict[tuple[str, Signature], str]):
         super().__init__()
         self.types, self.names = types, names
 
