@@ -219,6 +219,35 @@ def test_a_plain_helper_that_writes_its_argument_is_analysed():
     check(fn, lambda: (np.zeros(N),))
 
 
+
+HELPER_CALLS = {
+    "positional": "put(a, i, 1.0, out)",
+    "keyword past a default": "put(a, i, out=out)",
+    "keywords reordered": "put(out=out, i=i, a=a)",
+    "defaults between": "put(a, i, out=out, k=1.0)",
+}
+
+
+@pytest.mark.parametrize("call", HELPER_CALLS.values(), ids=HELPER_CALLS.keys())
+def test_a_helpers_write_through_any_argument_form_is_a_write(call):
+    """A write through an argument passed by keyword past a parameter left to its default was not seen (the
+    binding stopped at the default): with the checks off (nothing may raise), the loop ran in parallel over a
+    dependence carried through the aliased arguments."""
+    env = {"put": define("""
+        def put(a, i, k=1.0, out=None):
+            out[i + 1] = a[i] * k
+        """)}
+    fn = define(f"""
+        def f(a, out):
+            for i in range(len(a) - 1):
+                {call}
+            return out
+        """, env=env)
+    buffer = np.arange(float(N))
+    for make in (lambda: (buffer.copy(),) * 2, lambda: (np.arange(float(N)), np.zeros(N))):  # aliased, distinct
+        jitted = check(fn, make, boundscheck=False, overflow="wrap")
+    assert "serial" in loops(jitted)[0]
+
 def test_in_place_methods_are_writes():
     fn = define("""
         def f(a, x):
