@@ -7,6 +7,7 @@ casts pass (lower/casts.py mixes this in) so the result is NumPy's:
     np.cumsum(3)               →  np.cumsum(np.full(1, 3))     # NumPy: array([3]); Numba: 3
     np.float32(array)          →  array.astype(np.float32)     # Numba: no such constructor
     a.swapaxes(0, 1)           →  np.swapaxes(a, 0, 1)         # Numba: no such method
+    np.cumprod(a, axis=1)      →  cumprod_axis(a, 1)           # Numba: no axis (runtime/scans.py)
 
 The result types are analysis/numpy_rules.py's; what Numba returns anyway (int64, float64, bool, complex128
 scalars) is left alone.
@@ -55,6 +56,8 @@ class LibraryResults:
             one = cst.Call(cst.Attribute(cst.Name(self.numpy()), cst.Name("full")),
                            [cst.Arg(cst.Integer("1")), updated.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)])
             return updated.with_changes(args=[updated.args[0].with_changes(value=one), *updated.args[1:]])
+        if name in ("numpy.cumprod", ".cumprod"):
+            return self._cumprod(original, updated, name == ".cumprod")
         if name == ".swapaxes" and isinstance(original.func, cst.Attribute) \
                 and isinstance(self.types.of(original.func.value), Array) and len(positional) == len(updated.args):
             owner = cst.ensure_type(updated.func, cst.Attribute).value  # Numba has np.swapaxes, not the method
@@ -64,6 +67,23 @@ class LibraryResults:
                 and updated.args[0].keyword is None and isinstance(self.types.of(original.args[0].value), Array):
             return self._call(updated.args[0].value, np.dtype(short).name, True)  # Numba: no np.float32(array)
         return None
+
+    def _cumprod(self, original: cst.Call, updated: cst.Call, method: bool) -> cst.BaseExpression | None:
+        """`np.cumprod(a, axis=k)`, `a.cumprod(k)`: runtime/scans.cumprod_axis (Numba's cumprod takes no axis;
+        `axis=None` is the flattened product, Numba's own)."""
+        owner = cst.ensure_type(updated.func, cst.Attribute).value if method else \
+            updated.args[0].value if updated.args and updated.args[0].keyword is None else None
+        rest = list(updated.args if method else updated.args[1:])
+        if owner is None or not isinstance(self.types.of(
+                cst.ensure_type(original.func, cst.Attribute).value if method else original.args[0].value), Array):
+            return None
+        if len(rest) != 1 or (rest[0].keyword is not None and rest[0].keyword.value != "axis"):
+            return None  # no axis (Numba's), or dtype=/out= (Numba refuses those in its words)
+        axis = rest[0].value
+        if isinstance(axis, cst.Name) and axis.value == "None":
+            return cst.Call(cst.Attribute(cst.Name(self.numpy()), cst.Name("cumprod")), [cst.Arg(owner)])
+        return cst.Call(cst.Name(self.intrinsic("cuvil.runtime.scans", "cumprod_axis")),
+                        [cst.Arg(owner), cst.Arg(axis)])
 
     def _widened(self, original: cst.Call, updated: cst.Call, short: str) -> cst.BaseExpression:
         """`np.std(float32_array)` is a float32 in NumPy; Numba computes it, and returns it, in float64 (its

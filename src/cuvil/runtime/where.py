@@ -39,7 +39,10 @@ def warn_at_caller(message: str, category: type[Warning]) -> None:
 def located(kind: type[BaseException], message: str, at: int) -> BaseException:
     """What a check's helper raises from object mode: `kind(message)`, with the user's line `at` as the trailing
     argument this module takes off again (0: no line, as a CUDA launcher's host code calls it)."""
-    return kind(message, int(at)) if at else kind(message)
+    exc = kind(message)
+    if at:  # on the arguments, not the constructor's: AxisError(message, at) would read `at` as a dimension
+        exc.args = (*exc.args, int(at))
+    return exc
 
 
 def raise_at(exc: BaseException, filename: str, line: int) -> BaseException:
