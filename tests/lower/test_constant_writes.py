@@ -6,6 +6,7 @@ Numba (AttributeError). Reads of the same arrays compile (tests/runtime/test_val
 from __future__ import annotations
 
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -78,3 +79,42 @@ def test_a_copy_of_a_module_array_may_be_written(modules):
     for x in (2.0, 2.0, 5):
         assert jitted(x) == fn(x)
     assert mod.ARR.tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+DEFAULT_HELPERS = """
+import numpy as np
+BUF = np.arange(4.0)
+def put(a, k=1, out=BUF):
+    out[0] = a[0] * k
+def get(a, buf=BUF):
+    return buf
+"""
+DEFAULT_CALLS = {  # (the caller's body, the line refused, or None where the array is passed and it compiles)
+    "positional default": ("put(a)\n    return a[0]", 8),
+    "keyword past a default": ("put(a, k=2)\n    return a[0]", 8),
+    "a view returned": ("b = get(a)\n    b[1] = a[0]\n    return a[0]", 9),
+    "passed by keyword": ("o = np.zeros(2)\n    put(a, out=o)\n    return o[0]", None),
+    "passed by position": ("o = np.zeros(2)\n    put(a, 3, o)\n    return o[0]", None),
+    "only read": ("return get(a)[1] + a[0]", None),
+}
+
+
+@pytest.mark.parametrize("call", DEFAULT_CALLS, ids=DEFAULT_CALLS.keys())
+def test_a_helpers_array_default_written_is_refused_at_the_call(call):
+    """`def put(a, out=BUF)`: `put(a)` writes the module's BUF, which compiled code holds as a constant (the
+    default was bound as one), so the call returned normally and BUF was unchanged. Where the caller passes the
+    array it compiles, and equals Python; first call, guard hit, guard miss (another dtype)."""
+    body, line = DEFAULT_CALLS[call]
+    fn = define(DEFAULT_HELPERS + "def f(a):\n    " + body + "\n", "f")
+    jitted = cuvil.jit(fn)
+    for a in (np.ones(3), np.ones(3), np.ones(3, np.float32)):
+        if line is None:
+            with warnings.catch_warnings(record=True) as seen:
+                warnings.simplefilter("always")
+                assert jitted(a) == fn(a)
+            assert all("an array default of" in str(w.message) for w in seen if "__defaults__" in str(w.message))
+            continue
+        with pytest.raises(cuvil.CuvilTypeError) as info:
+            jitted(a)
+        assert (str(info.value.message), info.value.lineno) == (WRITES_CONSTANT, line)
+    assert fn.__globals__["BUF"].tolist() == [0.0, 1.0, 2.0, 3.0]

@@ -34,6 +34,8 @@ class Summary:
     views: frozenset[int] = frozenset()  # parameter positions its result may view
     raises: str | None = None  # why it may raise ("L12: `//` may divide by zero"); None if it cannot
     ordered: str | None = None  # why calls must stay in order ("L13: print"); None if they need not
+    # each parameter's default (an expression of the module, as the function's `def` has it), None for none
+    defaults: tuple[cst.BaseExpression | None, ...] = ()
 
 
 OPAQUE_SUMMARY = Summary((), raises="it is compiled in a recursive cycle", ordered="recursion")
@@ -107,6 +109,9 @@ class Calls:
         args = list(positional)
         while len(args) in at:
             args.append(at[len(args)])
+        # A parameter left to its default gets the default's value: written or viewed, that is the module's array
+        # (`def put(a, out=BUF)`: `put(a)` writes BUF, which compiled code holds as a constant, lower/constants.py)
+        at.update((k, d) for k, d in enumerate(summary.defaults) if k not in at and d is not None)
         return CallEffect(
             f"helper {name}",
             tuple(at[p] for p in sorted(summary.writes) if p in at),

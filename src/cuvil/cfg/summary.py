@@ -49,4 +49,5 @@ def summarize(fn: cst.FunctionDef, aliases: Aliases) -> Summary:
         if checks:
             raises = f"L{checks[0].line}: {checks[0].exception}"
             break
-    return Summary(params, frozenset(writes), frozenset(views), raises, ordered)
+    return Summary(params, frozenset(writes), frozenset(views), raises, ordered,
+                   tuple(p.default for p in fn.params.params))
