@@ -177,10 +177,13 @@ def warn_unfrozen_arrays(checks: tuple[Check, ...]) -> None:
     """Warn about each writable array compiled in: its values are frozen, so writes to it are not seen."""
     for g in checks:
         if isinstance(g, ValueGuard) and any(not _frozen_chain(a) for a in _arrays(g.expected)):
+            what = f"global array '{g.path}'" if g.read.kind != "defaults" else \
+                f"an array default of {g.path.rsplit('.', 1)[0]}() ({g.path})"
+            name = g.path.split(".")[-1] if g.read.kind != "defaults" else "the array"
             warnings.warn(
-                f"global array '{g.path}' is compiled in as a constant: changes made to it in place later are "
-                f"not seen (rebinding the name is). Pass it as an argument, or make it read-only "
-                f"({g.path.split('.')[-1]}.flags.writeable = False) to say it is a constant",
+                f"{what} is compiled in as a constant: changes made to it in place later are not seen (rebinding "
+                f"the name is). Pass it as an argument, or make it read-only ({name}.flags.writeable = False) to "
+                f"say it is a constant",
                 CuvilWarning,
                 stacklevel=5,
             )
