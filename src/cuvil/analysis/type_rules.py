@@ -230,8 +230,13 @@ class Rules(NumpyRules):
             return FLOAT
         if name.startswith("cuvil.runtime.pymath."):  # CPython's math with its errors (runtime/pymath.py)
             return self.math(name.rsplit(".", 1)[1], args)
-        if name == "cuvil.runtime.scans.cumprod_axis" and len(args) >= 2:  # np.cumprod(a, axis=k), lowered
+        if name == "cuvil.runtime.axes.cumprod_axis" and len(args) >= 2:  # np.cumprod(a, axis=k), lowered
             return self.numpy("cumprod", args[:1], {"axis": args[1]})
+        if name in ("cuvil.runtime.axes.sort_axis", "cuvil.runtime.axes.argsort_axis") and args:  # and sorts
+            array = self.of(args[0])
+            if not isinstance(array, Array):
+                return UNKNOWN
+            return array if name.endswith(".sort_axis") else Array("int64", array.ndim)
         if name == "cuvil.runtime.checks.index" and args:  # a bounds check (lower/checks.py): its index
             return self.of(args[0])
         if name.startswith(_ELEMENTWISE) and name[len(_ELEMENTWISE):] in _ELEMENTWISE_UFUNCS:  # Casts' calls

@@ -93,7 +93,8 @@ LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.inplace.inplac
                      "cuvil.runtime.intrinsics.math_pow", *(f"cuvil.runtime.library_checks.{n}" for n in (
                          "one_element", "nonnegative_dims", "reshapes", "fits_into", "scale", "arange_step",
                          "arange_float_step", "unpacks", "sequence_into_element")),
-                     "cuvil.runtime.intrinsics.inplace_value", "cuvil.runtime.scans.cumprod_axis",
+                     "cuvil.runtime.intrinsics.inplace_value",
+                     *(f"cuvil.runtime.axes.{n}" for n in ("cumprod_axis", "sort_axis", "argsort_axis")),
                      *(f"cuvil.runtime.elementwise.{n}" for n in (
                          "broadcast_shape", "numpy_refuses", "python_int_as", "python_float_as")),
                      *(f"cuvil.runtime.pymath.{n}" for n in DOMAINS), *INTO, *UPDATES,
@@ -211,7 +212,8 @@ _TABLE: dict[str, Entry] = {
                                                               "tanh_f64 erf_f32 erf_f64 sigmoid_f32 "
                                                               "sigmoid_f64").split())),
     **_entries("cuvil.runtime.reorder.add_any_order"),
-    **_entries("cuvil.runtime.scans.cumprod_axis", raises="opaque"),  # np.cumprod(a, axis=k)
+    **_entries("cuvil.runtime.axes.cumprod_axis cuvil.runtime.axes.sort_axis cuvil.runtime.axes.argsort_axis",
+               raises="opaque"),  # np.cumprod(a, axis=k), np.sort(a, axis=k), np.argsort(a2d) (runtime/axes.py)
     **_entries("cuvil.runtime.intrinsics.py_pow cuvil.runtime.intrinsics.pow_exponent "
                "cuvil.runtime.intrinsics.math_pow", raises="opaque"),
     # lower/library_raises.py's checks before a statement Numba's library would fail in its own words

@@ -7,7 +7,8 @@ casts pass (lower/casts.py mixes this in) so the result is NumPy's:
     np.cumsum(3)               →  np.cumsum(np.full(1, 3))     # NumPy: array([3]); Numba: 3
     np.float32(array)          →  array.astype(np.float32)     # Numba: no such constructor
     a.swapaxes(0, 1)           →  np.swapaxes(a, 0, 1)         # Numba: no such method
-    np.cumprod(a, axis=1)      →  cumprod_axis(a, 1)           # Numba: no axis (runtime/scans.py)
+    np.cumprod(a, axis=1)      →  cumprod_axis(a, 1)           # Numba: no axis (runtime/axes.py)
+    np.argsort(a2d)            →  argsort_axis(a2d, -1)        # Numba: 1-D only; also np.sort(a, axis=0)
 
 The result types are analysis/numpy_rules.py's; what Numba returns anyway (int64, float64, bool, complex128
 scalars) is left alone.
@@ -28,6 +29,9 @@ _WIDENED = frozenset("std var median nanstd nanvar nanmedian average percentile 
                      "nanquantile ptp".split())
 _SUBTRACTING = frozenset("ptp percentile quantile nanpercentile nanquantile".split())  # refused for bools
 _BOXED = ("float64", "int64", "bool", "complex128")  # what Numba returns anyway
+# NumPy functions along an axis where Numba lacks one (runtime/axes.py): its helper, and the axis NumPy takes when
+# none is given, where Numba's differs (argsort of a 2-D array: the last axis; Numba's argsort is 1-D only)
+_ALONG = {"cumprod": ("cumprod_axis", None), "sort": ("sort_axis", None), "argsort": ("argsort_axis", -1)}
 _DTYPE_CASTS = frozenset("int8 int16 int32 int64 uint8 uint16 uint32 uint64 float32 float64 complex64 complex128 "
                          "bool_".split())
 
@@ -56,8 +60,8 @@ class LibraryResults:
             one = cst.Call(cst.Attribute(cst.Name(self.numpy()), cst.Name("full")),
                            [cst.Arg(cst.Integer("1")), updated.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)])
             return updated.with_changes(args=[updated.args[0].with_changes(value=one), *updated.args[1:]])
-        if name in ("numpy.cumprod", ".cumprod"):
-            return self._cumprod(original, updated, name == ".cumprod")
+        if short in _ALONG and (name.startswith("numpy.") or short != "sort"):  # `a.sort()` sorts in place
+            return self._along_axis(original, updated, short, name.startswith("."))
         if name == ".swapaxes" and isinstance(original.func, cst.Attribute) \
                 and isinstance(self.types.of(original.func.value), Array) and len(positional) == len(updated.args):
             owner = cst.ensure_type(updated.func, cst.Attribute).value  # Numba has np.swapaxes, not the method
@@ -68,22 +72,26 @@ class LibraryResults:
             return self._call(updated.args[0].value, np.dtype(short).name, True)  # Numba: no np.float32(array)
         return None
 
-    def _cumprod(self, original: cst.Call, updated: cst.Call, method: bool) -> cst.BaseExpression | None:
-        """`np.cumprod(a, axis=k)`, `a.cumprod(k)`: runtime/scans.cumprod_axis (Numba's cumprod takes no axis;
-        `axis=None` is the flattened product, Numba's own)."""
+    def _along_axis(self, original: cst.Call, updated: cst.Call, short: str, method: bool) -> cst.BaseExpression | None:
+        """`np.cumprod(a, axis=k)`, `np.sort(a, axis=k)`, `np.argsort(a)` of a 2-D array …: runtime/axes.py, which
+        does what Numba lacks; `axis=None` is the flattened array's, Numba's own."""
+        helper, default = _ALONG[short]
         owner = cst.ensure_type(updated.func, cst.Attribute).value if method else \
             updated.args[0].value if updated.args and updated.args[0].keyword is None else None
+        kind = self.types.of(cst.ensure_type(original.func, cst.Attribute).value if method else
+                             original.args[0].value) if owner is not None else None
         rest = list(updated.args if method else updated.args[1:])
-        if owner is None or not isinstance(self.types.of(
-                cst.ensure_type(original.func, cst.Attribute).value if method else original.args[0].value), Array):
-            return None
-        if len(rest) != 1 or (rest[0].keyword is not None and rest[0].keyword.value != "axis"):
-            return None  # no axis (Numba's), or dtype=/out= (Numba refuses those in its words)
-        axis = rest[0].value
+        if owner is None or not isinstance(kind, Array) or len(rest) > 1 \
+                or (rest and rest[0].keyword is not None and rest[0].keyword.value != "axis"):
+            return None  # dtype=, kind=, out=: Numba refuses those in its words
+        if not rest and (default is None or kind.ndim < 2):
+            return None  # Numba's own: the flattened product, the last axis sorted, a 1-D argsort
+        axis = rest[0].value if rest else cst.UnaryOperation(cst.Minus(), cst.Integer(str(-(default or 0))))
+        numpy = cst.Name(self.numpy())
         if isinstance(axis, cst.Name) and axis.value == "None":
-            return cst.Call(cst.Attribute(cst.Name(self.numpy()), cst.Name("cumprod")), [cst.Arg(owner)])
-        return cst.Call(cst.Name(self.intrinsic("cuvil.runtime.scans", "cumprod_axis")),
-                        [cst.Arg(owner), cst.Arg(axis)])
+            flat = cst.Call(cst.Attribute(numpy, cst.Name("ravel")), [cst.Arg(owner)])
+            return cst.Call(cst.Attribute(numpy, cst.Name(short)), [cst.Arg(flat)])
+        return cst.Call(cst.Name(self.intrinsic("cuvil.runtime.axes", helper)), [cst.Arg(owner), cst.Arg(axis)])
 
     def _widened(self, original: cst.Call, updated: cst.Call, short: str) -> cst.BaseExpression:
         """`np.std(float32_array)` is a float32 in NumPy; Numba computes it, and returns it, in float64 (its

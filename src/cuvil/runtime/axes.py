@@ -1,0 +1,128 @@
+"""NumPy functions along an axis that Numba lacks: `np.cumprod` and `.cumprod()` take no `axis` there (its
+cumsum does), `np.sort` sorts the last axis only, `np.argsort` only 1-D arrays. The lowering calls these for
+`np.cumprod(a, axis=k)`, `a.cumprod(k)`, `np.sort(a, axis=k)`, `np.argsort(a, axis=k)` and `np.argsort` of a 2-D
+or higher array (lower/library_results.py). Each works on the lanes along the axis (the array seen as
+outer × n × inner), with NumPy's dtypes (a product of an integer or bool array accumulates in int64, uint in
+uint64, with wrap-around; argsort gives int64) and NumPy's AxisError at the user's line for an axis out of range.
+Each lane is sorted by Numba's own 1-D sort, so ties and NaNs order as Cuvil's 1-D `np.sort`/`np.argsort` do.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import types
+from numba.extending import overload, register_jitable
+
+from .where import located
+
+
+def cumprod_axis(a, axis, at=0):  # the plain-Python meaning: NumPy's own
+    return np.cumprod(a, axis=axis)
+
+
+def sort_axis(a, axis, at=0):
+    return np.sort(a, axis=axis)
+
+
+def argsort_axis(a, axis, at=0):
+    return np.argsort(a, axis=axis)
+
+
+def _raise_axis(axis, ndim, at):
+    message = f"axis {axis} is out of bounds for array of dimension {ndim}"
+    raise located(np.exceptions.AxisError, message, at)
+
+
+@numba.njit("void(int64, int64, int64)", cache=True)
+def _axis_error(axis, ndim, at):
+    """Compiled once and cached, its message built in Python (object mode; runtime/messages.py says why)."""
+    with numba.objmode():
+        _raise_axis(axis, ndim, at)
+
+
+@register_jitable
+def _lanes(shape, axis, ndim, at):
+    """(outer, n, inner): the array as lanes of n elements along `axis`, after NumPy's axis check."""
+    k = axis + ndim if axis < 0 else axis
+    if k < 0 or k >= ndim:
+        _axis_error(np.int64(axis), np.int64(ndim), np.int64(at))
+    n = shape[k]
+    inner = 1
+    for d in range(k + 1, ndim):
+        inner *= shape[d]
+    total = 1
+    for d in range(ndim):
+        total *= shape[d]
+    return (total // (n * inner) if n * inner else 0), n, inner
+
+
+def _along(a, axis, lane, dtype):
+    """An overload's implementation: a new `dtype` array whose every lane is `lane(the input's lane)`."""
+    if not isinstance(a, types.Array) or not isinstance(axis, types.Integer):
+        return None
+    ndim = a.ndim
+    if ndim == 0:  # no axis at all (`a.shape[k]` of an empty tuple would not type)
+        def scalar(a, axis, at=0):
+            _axis_error(np.int64(axis), np.int64(0), np.int64(at))
+            return np.empty((), dtype)
+
+        return scalar
+
+    def impl(a, axis, at=0):
+        outer, n, inner = _lanes(a.shape, axis, ndim, at)
+        out = np.empty(a.shape, dtype)
+        rows = np.ascontiguousarray(a).reshape((outer, n, inner))
+        into = out.reshape((outer, n, inner))
+        values = np.empty(n, a.dtype)
+        for o in range(outer):
+            for i in range(inner):
+                for j in range(n):
+                    values[j] = rows[o, j, i]
+                done = lane(values)
+                for j in range(n):
+                    into[o, j, i] = done[j]
+        return out
+
+    return impl
+
+
+@overload(cumprod_axis, jit_options={"nogil": True})
+def _cumprod_axis(a, axis, at=0):
+    if not isinstance(a, types.Array):
+        return None
+    dtype = np.cumprod(np.ones(1, np.dtype(str(a.dtype)))).dtype
+    return _along(a, axis, _cumulative_product(dtype), dtype)
+
+
+def _cumulative_product(dtype):
+    @register_jitable
+    def lane(values):
+        out = np.empty(values.shape[0], dtype)
+        if values.shape[0]:
+            out[0] = values[0]
+        for j in range(1, values.shape[0]):
+            out[j] = out[j - 1] * values[j]
+        return out
+
+    return lane
+
+
+@register_jitable
+def _sorted(values):
+    return np.sort(values)
+
+
+@register_jitable
+def _order(values):
+    return np.argsort(values)
+
+
+@overload(sort_axis, jit_options={"nogil": True})
+def _sort_axis(a, axis, at=0):
+    return _along(a, axis, _sorted, np.dtype(str(a.dtype))) if isinstance(a, types.Array) else None
+
+
+@overload(argsort_axis, jit_options={"nogil": True})
+def _argsort_axis(a, axis, at=0):
+    return _along(a, axis, _order, np.dtype(np.int64))
