@@ -82,11 +82,13 @@ class Poly:
         return out
 
     def evaluate(self, values: Mapping[str, float]) -> float:
-        """The value with each symbol's value from `values` (nan where one is missing)."""
-        total = 0.0
+        """The value with each symbol's value from `values` (nan where one is missing), computed exactly for
+        integer values and rounded once: in floats, a polynomial and its substituted form (the same number)
+        could differ in the last bits beyond 2**53."""
+        total: Any = 0
         for m, c in self.terms.items():
-            total += float(c) * math.prod(values.get(s, math.nan) for s in m)
-        return total
+            total += c * math.prod(values.get(s, math.nan) for s in m)
+        return float(total)
 
     def __str__(self) -> str:
         if not self.terms:
