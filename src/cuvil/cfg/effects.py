@@ -101,9 +101,9 @@ class Calls:
     def _helper(self, name: str, positional: list[cst.BaseExpression],
                 keywords: dict[str, cst.BaseExpression]) -> CallEffect:
         summary = self.summaries.get(name, OPAQUE_SUMMARY)
-        # Each parameter's argument, by position or by keyword; a default (a constant) is neither written nor
-        # viewed. Binding stopped at the first default once, so `put(a, i, out=b)` past a default `k=1.0` hid
-        # the write into b, and a loop carrying a dependence through it ran in parallel.
+        # Each parameter's argument, by position or by keyword. Binding stopped at the first default once, so
+        # `put(a, i, out=b)` past a default `k=1.0` hid the write into b, and a loop carrying a dependence
+        # through it ran in parallel.
         at = dict(enumerate(positional))
         at.update((k, keywords[p]) for k, p in enumerate(summary.params) if k >= len(positional) and p in keywords)
         args = list(positional)
