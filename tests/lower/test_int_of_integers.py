@@ -5,8 +5,10 @@ negative int)."""
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -70,10 +72,44 @@ ROUNDED = {f: cuvil.jit(f) for f in (floor_of, ceil_of)}
 @settings(max_examples=30)
 @given(dtype=st.sampled_from(DTYPES[:-2]), data=st.data())
 def test_floor_and_ceil_of_an_integer_element_are_python_ints(dtype, data):
-    """CPython's `math.floor(np.uint8(200))` is the int 200; Numba's was an np.uint64."""
+    """CPython's `math.floor(np.uint8(200))` is the int 200; Numba's was an np.uint64. A 64-bit one CPython
+    floors as a float (`math.floor(np.int64(2**53 + 1))` is 2**53), and near 2**63 that is an int beyond int64:
+    Cuvil's OverflowError (integers are 64-bit), where Numba wrapped to -2**63."""
     info = np.iinfo(dtype)
-    a = np.array([data.draw(st.integers(int(info.min), int(info.max)))], dtype)
+    edges = st.sampled_from([e for e in (int(info.max), int(info.max) - 511, int(info.max) - 512, 2**53 + 1,
+                                         int(info.min)) if info.min <= e <= info.max])
+    a = np.array([data.draw(edges | st.integers(int(info.min), int(info.max)))], dtype)
     for fn, jitted in ROUNDED.items():
         for arr in (a, a, np.concatenate([a, a])):
-            got, want = jitted(arr), fn(arr)
+            want = fn(arr)
+            if not -2**63 <= want < 2**63:
+                with pytest.raises(OverflowError):
+                    jitted(arr)
+                continue
+            got = jitted(arr)
             assert type(got) is type(want) is int and got == want, (fn.__name__, arr, got)
+
+
+def floor_of_number(x):
+    return math.floor(x), math.ceil(x)
+
+
+@settings(max_examples=30)
+@given(x=st.floats(allow_nan=True, allow_infinity=True) | st.sampled_from([2.0**63, -2.0**63, 2.0**63 - 1024, 1e19]))
+def test_floor_and_ceil_of_a_float_are_pythons_or_overflow(x):
+    """Numba's math.floor(1e19) wrapped to -2**63; CPython's is an int beyond int64 (Cuvil: OverflowError, as
+    for int(1e19)), of inf an OverflowError and of nan a ValueError, in CPython's words."""
+    jitted = cuvil.jit(floor_of_number)
+    for value in (x, x, np.float32(x) if abs(x) < 3e38 or not math.isfinite(x) else x):
+        try:
+            want = floor_of_number(value)
+        except (OverflowError, ValueError) as exc:
+            with pytest.raises(type(exc), match=re.escape(str(exc))):
+                jitted(value)
+            continue
+        if not all(-2**63 <= w < 2**63 for w in want):
+            with pytest.raises(OverflowError):
+                jitted(value)
+            continue
+        got = jitted(value)
+        assert got == want and all(type(g) is int for g in got), (value, got, want)

@@ -39,13 +39,15 @@ _SHIFTS: dict[type, str] = {cst.LeftShift: "lshift", cst.FloorDivide: "floordiv"
                             cst.LeftShiftAssign: "lshift", cst.FloorDivideAssign: "floordiv"}
 _PY_POW = "cuvil.runtime.intrinsics.py_pow"
 _CONVERSIONS = {"int": "to_int", "round": "round_int"}
+_ROUNDINGS = {"math.floor": "floor", "math.ceil": "ceil"}  # of a float: rounded as a float, then int()'s checks
 
 
 class OverflowChecks(cst.CSTTransformer):
     def __init__(self, types: Types, intrinsic: Intrinsic, trusted: set[str], boundscheck: bool,
-                 speculate: bool = False):
+                 speculate: bool = False, roundings: bool = False):
         super().__init__()
         self.types, self.intrinsic, self.boundscheck = types, intrinsic, boundscheck
+        self.roundings = roundings  # math.floor/ceil of a float checked as int() is (CPU: kernels have no np.floor)
         self.speculate = speculate  # arms' checks tested before the choice (lower/overflow_arms.py): CPU only
         self.nonnegative: set[str] = set()
         self.bounded: list[set[str]] = [set(trusted)]  # per enclosing loop: the names known to be small
@@ -128,6 +130,11 @@ class OverflowChecks(cst.CSTTransformer):
         kind = self.types.of(args[0]) if len(args) == 1 else None
         if name in _CONVERSIONS and isinstance(kind, Scalar) and kind.dtype.startswith("float"):
             return self._call(_CONVERSIONS[name], updated.args[0].value)
+        if self.roundings and name in _ROUNDINGS and isinstance(kind, Scalar) and kind.dtype.startswith("float"):
+            # Numba's math.floor(1e19) wrapped to -2**63 (Python: an int beyond int64, Cuvil's OverflowError)
+            numpy = cst.Name(self.intrinsic("numpy", ""))
+            rounded = cst.Call(cst.Attribute(numpy, cst.Name(_ROUNDINGS[name])), [cst.Arg(updated.args[0].value)])
+            return self._call("to_int", rounded)
         return updated
 
     def leave_BinaryOperation(self, original: cst.BinaryOperation,

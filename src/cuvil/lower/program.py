@@ -176,7 +176,8 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     if options.target == "cpu" and not halves and any(library_raises.wanted(fn) for fn in functions.values()):
         rewrite_each(lambda types: library_raises.LibraryRaises(types, intrinsic))  # NumPy's words, the line
         globals = program.globals()
-    overflow = functools.partial(OverflowChecks, boundscheck=options.boundscheck, speculate=options.target == "cpu")
+    overflow = functools.partial(OverflowChecks, boundscheck=options.boundscheck, speculate=options.target == "cpu",
+                                 roundings=options.target == "cpu")
     bounds = functools.partial(BoundsChecks, versions=options.target == "cpu")  # CUDA: no loop copies (yet)
     checks = [overflow] * (options.overflow == "raise") + [bounds] * options.boundscheck
     counts: dict[str, dict[str, int]] = {}  # per function: what the checks did, for cuvil.explain

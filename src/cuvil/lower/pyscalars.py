@@ -4,6 +4,7 @@
     abs(flag)              →  abs(np.int64(flag))          # Numba: int8; Python: an int
     int(a[0])              →  np.int64(a[0])               # Numba: a[0]'s int8 (uint64: to_int, checked)
     math.floor(a[0])       →  np.int64(a[0])               # Numba: a uint8's floor is an np.uint64
+    math.floor(i64[0])     →  math.floor(np.float64(i64[0]))  # CPython floors 64-bit NumPy ints as floats
     np.zeros(n, dtype=int) →  np.zeros(n, dtype=np.int64)  # Numba: "No implementation of function zeros"
 
 (Numba's own `int(x)` keeps a uint8 x a uint8: the conversions name their dtype.)
@@ -53,6 +54,10 @@ class PythonScalars(cst.CSTTransformer):
             return self._of_bool(name, argument.weak, updated)
         if name in _TO_INT and len(original.args) == 1 and original.args[0].keyword is None:  # of an integer: int()
             argument = self.types.of(original.args[0].value)
+            if name != "int" and isinstance(argument, Scalar) and argument.dtype in ("int64", "uint64") \
+                    and not argument.weak:  # CPython floors an np.int64 as a float: 2**53 + 1 → 2**53
+                return updated.with_changes(args=[updated.args[0].with_changes(value=self._convert(
+                    "float64", updated.args[0].value))])
             if isinstance(argument, Scalar) and argument.dtype == "uint64":  # beyond int64: Python's int is wider
                 return cst.Call(cst.Name(self.intrinsic("cuvil.runtime.pyint", "to_int")), [updated.args[0]])
             if isinstance(argument, Scalar) and _kind(argument.dtype) in "iu" and argument.dtype != "int64":
