@@ -1,19 +1,15 @@
-"""Run notebooks on a real ipykernel, for tests/notebooks and bench/warm_start.py."""
+"""Run notebooks on a real ipykernel, for tests/notebooks."""
 
 from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 
-# Time to first result, measured inside the kernel: from before `import numpy` to the first result of the
-# function, so the kernel's own start-up (the same for every library) is left out.
+# Two functions a restarted kernel should read from the disk cache; the last cell prints where each came from.
 CUVIL_CELLS = ["""
-import time
-_start = time.perf_counter()
 import numpy as np
 import cuvil
 
@@ -31,32 +27,10 @@ def count_above(a, t):
             n += 1
     return n
 
-r = smooth(np.arange(8.0), np.zeros(8))
-_first = time.perf_counter() - _start
-count_above(r, 1.0)
+count_above(smooth(np.arange(8.0), np.zeros(8)), 1.0)
 """, """
 import json
-print(json.dumps({"first_result_s": _first,
-                  "cache": {f.__name__: [e.cache for e in cuvil.explain(f).compiles] for f in (smooth, count_above)}}))
-"""]
-
-NUMBA_CELLS = ["""
-import time
-_start = time.perf_counter()
-import numpy as np
-import numba
-
-@numba.njit(cache=True)
-def smooth(a, out):
-    for i in range(1, len(a) - 1):
-        out[i] = 0.25 * a[i - 1] + 0.5 * a[i] + 0.25 * a[i + 1]
-    return out
-
-r = smooth(np.arange(8.0), np.zeros(8))
-_first = time.perf_counter() - _start
-""", """
-import json
-print(json.dumps({"first_result_s": _first, "cache": {}}))
+print(json.dumps({"cache": {f.__name__: [e.cache for e in cuvil.explain(f).compiles] for f in (smooth, count_above)}}))
 """]
 
 
@@ -89,10 +63,3 @@ def report(nb) -> dict:
     """The JSON the last cell printed."""
     text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.get("output_type") == "stream")
     return json.loads(text.strip().splitlines()[-1])
-
-
-def timed(cells: list[str], cache_dir: Path) -> tuple[dict, float]:
-    """(the report, wall seconds including the kernel's start)."""
-    start = time.perf_counter()
-    found = report(run(cells, cache_dir))
-    return found, time.perf_counter() - start
