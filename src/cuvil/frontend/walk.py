@@ -102,10 +102,10 @@ def _order(kind: type) -> tuple[str, ...] | None:
     except (OSError, TypeError, SyntaxError):  # no source (a frozen install): libcst walks these
         _ORDERS[kind] = None
         return None
-    calls = [c for c in ast.walk(tree) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
-             and c.func.id.startswith("visit_") and len(c.args) >= 2 and isinstance(c.args[1], ast.Constant)]
+    fields = sorted((c.lineno, c.col_offset, str(c.args[1].value)) for c in ast.walk(tree)
+                    if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id.startswith("visit_")
+                    and len(c.args) >= 2 and isinstance(c.args[1], ast.Constant))
     # once each: `ImportFrom` names a field in both arms of a conditional (one node, or a sequence of them)
-    order = tuple(dict.fromkeys(str(c.args[1].value) for c in sorted(calls, key=lambda c: (c.lineno, c.col_offset))
-                                if isinstance(c.args[1], ast.Constant)))
+    order = tuple(dict.fromkeys(field for _, _, field in fields))
     _ORDERS[kind] = order
     return order

@@ -47,14 +47,13 @@ def _lanes(shape, axis, ndim, at):
     k = axis + ndim if axis < 0 else axis
     if k < 0 or k >= ndim:
         _axis_error(np.int64(axis), np.int64(ndim), np.int64(at))
-    n = shape[k]
+    outer = 1
+    for d in range(k):
+        outer *= shape[d]
     inner = 1
     for d in range(k + 1, ndim):
         inner *= shape[d]
-    total = 1
-    for d in range(ndim):
-        total *= shape[d]
-    return (total // (n * inner) if n * inner else 0), n, inner
+    return outer, shape[k], inner
 
 
 def _along(a, axis, lane, dtype):
