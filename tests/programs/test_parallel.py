@@ -414,3 +414,35 @@ def test_reductions_and_rows_stay_parallel():
 
     jitted = check(f, lambda: (np.ones((2000, 8)),))
     assert loops(jitted)[0].startswith("f L") and "parallel (reduction total" in loops(jitted)[0]
+
+
+STARTS = (0, 1, 2, 3, 16_000)  # overlapping, interleaved or apart (views of up to 15,000 elements)
+LENGTH = 5_000  # long enough that a parallel loop splits it between threads
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(sorted(HELPER_CALLS.values())), st.integers(0, 40), st.integers(1, 3), st.integers(0, 40),
+       st.integers(1, 3), st.booleans(), st.booleans())
+def test_a_helpers_write_into_any_view_of_its_input(call, start_a, step_a, start_b, step_b, rev_a, rev_b):
+    """Whichever argument form passes the output, and whatever two strided views of one buffer the input and the
+    output are (overlapping, interleaved, reversed or apart), the answer and the buffer are Python's."""
+    env = {"put": define("""
+        def put(a, i, k=1.0, out=None):
+            out[i + 1] = a[i] * k
+        """)}
+    fn = define(f"""
+        def f(a, out):
+            for i in range(len(a) - 1):
+                {call}
+            return out
+        """, env=env)
+    length = LENGTH
+
+    def make():
+        buf = np.arange(STARTS[-1] + 3 * length, dtype=np.float64)
+        a = buf[start_a:start_a + step_a * length:step_a]
+        out = buf[start_b:start_b + step_b * length:step_b]
+        return (a[::-1] if rev_a else a), (out[::-1] if rev_b else out)
+
+    jitted = check(fn, make, runs=2, boundscheck=False, overflow="wrap")
+    assert "serial" in loops(jitted)[0]  # the views may overlap: nothing proves the iterations independent
