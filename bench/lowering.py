@@ -9,9 +9,11 @@ the kernel's inputs and writes its output with one multiply per element — as f
 bytes, into a preallocated output ("floor") and into a new one each call ("floor_new": what a function that
 returns a new array pays, the first touch of its output's pages included; NumPy's `x * 2` pays the same).
 
-Each figure is the median of REPEATS timed calls after a checked warm-up call (against NumPy's result) and
-WARM_S seconds of untimed calls; compile times are first call minus a steady call, from empty caches
-(Cuvil's in a fresh directory).
+Each figure is the median over ROUNDS rounds, in which the systems take turns, of the median of REPEATS timed
+calls after WARM_S seconds of untimed calls (each system's result checked against NumPy's first); compile
+times are first call minus a steady call, from empty caches (Cuvil's and inductor's in fresh directories).
+A GiB of memory is touched once before anything is timed (bench/host_memory.py: on a virtual machine the
+first touch of memory pays the host).
 Ratios: peer time / Cuvil time (≥ 1: Cuvil as fast or faster); "× floor": time / memory-floor time.
 
 Run: `python bench/lowering.py [--repeat N] [--no-torch-compile]`. Writes bench/lowering.md and .json.
@@ -20,9 +22,11 @@ Run: `python bench/lowering.py [--repeat N] [--no-torch-compile]`. Writes bench/
 from __future__ import annotations
 
 import argparse
+import atexit
 import importlib
 import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -37,14 +41,21 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-os.environ.setdefault("CUVIL_CACHE_DIR", tempfile.mkdtemp(prefix="cuvil-bench-lowering-"))
+# Compile times from empty caches, Cuvil's and torch.compile's (inductor keeps compiled graphs on disk across
+# processes); the directories made here are removed at exit.
+for _variable, _prefix in ("CUVIL_CACHE_DIR", "cuvil-bench-lowering-"), ("TORCHINDUCTOR_CACHE_DIR", "cuvil-inductor-"):
+    if _variable not in os.environ:
+        os.environ[_variable] = tempfile.mkdtemp(prefix=_prefix)
+        atexit.register(shutil.rmtree, os.environ[_variable], True)
 
 import cuvil  # noqa: E402
 from bench.cpu_vs_numba import _machine  # noqa: E402
+from bench.host_memory import prefault  # noqa: E402
 from cuvil.runtime.pages import advise  # noqa: E402
 
 KERNELS = ("gelu_np", "softmax_np", "chain3")
 WARM_S = 0.5
+ROUNDS = 3
 warnings.filterwarnings("ignore", message="(?s).*no transformation for parallel execution")
 
 
@@ -83,9 +94,8 @@ def _floor_3(a, b, c, out):
 def _median(fn: Callable[..., Any], args: tuple[Any, ...], repeat: int) -> float:
     """Median of `repeat` calls after WARM_S seconds of untimed calls.
 
-    The warm-up matters for functions that return a fresh array: on a virtual machine the first few hundred MB of
-    new allocations fault pages in from the host (measured here: the parallel GELU takes 45-50 ms for its first
-    five to eight calls and 6.5 ms after), and one warm-up call would time the host, not the kernel.
+    The warm-up lets caches, thread pools and the allocator settle; the host's first touch of memory is paid
+    once for all systems before (bench/host_memory.py).
     """
     deadline = time.perf_counter() + WARM_S
     while time.perf_counter() < deadline:
@@ -142,6 +152,7 @@ def measure(kernel: str, repeat: int, with_compile: bool) -> dict[str, Any]:
     out = np.empty_like(expected)
     systems["floor"] = (_floor_1, (args[0], out)) if len(args) == 1 else (_floor_3, (*args, out))
     systems["floor_new"] = (_floor_new_1 if len(args) == 1 else _floor_new_3, args)
+    timed = {}
     for name, (call, call_args) in systems.items():
         try:
             if name in ("cuvil", "cuvil_parallel", "numba", "numba_parallel", "torch_compile"):
@@ -155,14 +166,21 @@ def measure(kernel: str, repeat: int, with_compile: bool) -> dict[str, Any]:
             if wrong:
                 row["notes"].append(f"mismatch {wrong}")
                 continue
-        row["ms"][name] = _median(call, call_args, repeat) * 1e3
+        timed[name] = (call, call_args)
+    rounds: dict[str, list[float]] = {name: [] for name in timed}
+    for _ in range(ROUNDS):  # the systems take turns: a machine that slows for a while slows them alike
+        for name, (call, call_args) in timed.items():
+            rounds[name].append(_median(call, call_args, repeat))
+    for name, medians in rounds.items():
+        row["ms"][name] = statistics.median(medians) * 1e3
         print(f"{kernel:10s} {name:15s} {row['ms'][name]:9.2f} ms", file=sys.stderr)
     return row
 
 
 def report(results: dict[str, Any]) -> str:
     lines = ["# Lowered NumPy code: Cuvil against the peers", "",
-             f"Machine: {results['machine']}; {results['threads']} threads; medians of {results['repeat']}; "
+             f"Machine: {results['machine']}; {results['threads']} threads; "
+             f"medians of {ROUNDS} rounds of {results['repeat']} calls; "
              "`python bench/lowering.py`.", "",
              "| kernel | system | ms | peer / cuvil (serial) | peer / cuvil (parallel) | × floor | "
              "× floor with a new output | compile s |",
@@ -187,6 +205,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--no-torch-compile", action="store_true")
     options = parser.parse_args()
+    prefault()
     rows = [measure(k, options.repeat, not options.no_torch_compile) for k in KERNELS]
     results = {"machine": _machine(), "threads": numba.get_num_threads(), "repeat": options.repeat, "rows": rows}
     (HERE / "lowering.json").write_text(json.dumps(results, indent=1))
