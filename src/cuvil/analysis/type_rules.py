@@ -237,6 +237,8 @@ class Rules(NumpyRules):
             if not isinstance(array, Array):
                 return UNKNOWN
             return array if name.endswith(".sort_axis") else Array("int64", array.ndim)
+        if name == "cuvil.runtime.axes.sort_in_place":  # a.sort(axis=k), lowered: None, as the method
+            return NONE
         if name == "cuvil.runtime.checks.index" and args:  # a bounds check (lower/checks.py): its index
             return self.of(args[0])
         if name.startswith(_ELEMENTWISE) and name[len(_ELEMENTWISE):] in _ELEMENTWISE_UFUNCS:  # Casts' calls

@@ -9,6 +9,7 @@ casts pass (lower/casts.py mixes this in) so the result is NumPy's:
     a.swapaxes(0, 1)           →  np.swapaxes(a, 0, 1)         # Numba: no such method
     np.cumprod(a, axis=1)      →  cumprod_axis(a, 1)           # Numba: no axis (runtime/axes.py)
     np.argsort(a2d)            →  argsort_axis(a2d, -1)        # Numba: 1-D only; also np.sort(a, axis=0)
+    a.sort(axis=0)             →  sort_in_place(a, 0)          # Numba: the method takes no axis
 
 The result types are analysis/numpy_rules.py's; what Numba returns anyway (int64, float64, bool, complex128
 scalars) is left alone.
@@ -60,8 +61,10 @@ class LibraryResults:
             one = cst.Call(cst.Attribute(cst.Name(self.numpy()), cst.Name("full")),
                            [cst.Arg(cst.Integer("1")), updated.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)])
             return updated.with_changes(args=[updated.args[0].with_changes(value=one), *updated.args[1:]])
-        if short in _ALONG and (name.startswith("numpy.") or short != "sort"):  # `a.sort()` sorts in place
+        if short in _ALONG and (name.startswith("numpy.") or short != "sort"):
             return self._along_axis(original, updated, short, name.startswith("."))
+        if name == ".sort" and updated.args:  # `a.sort(k)` sorts in place along k: Numba's method takes no axis
+            return self._sort_in_place(original, updated)
         if name == ".swapaxes" and isinstance(original.func, cst.Attribute) \
                 and isinstance(self.types.of(original.func.value), Array) and len(positional) == len(updated.args):
             owner = cst.ensure_type(updated.func, cst.Attribute).value  # Numba has np.swapaxes, not the method
@@ -92,6 +95,20 @@ class LibraryResults:
             flat = cst.Call(cst.Attribute(numpy, cst.Name("ravel")), [cst.Arg(owner)])
             return cst.Call(cst.Attribute(numpy, cst.Name(short)), [cst.Arg(flat)])
         return cst.Call(cst.Name(self.intrinsic("cuvil.runtime.axes", helper)), [cst.Arg(owner), cst.Arg(axis)])
+
+    def _sort_in_place(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression | None:
+        """`a.sort(axis=k)`, `a.sort(k)` → `sort_in_place(a, k)` (runtime/axes.py); `kind=`/`order=` stay Numba's
+        refusal, `a.sort()` Numba's own (the last axis)."""
+        kind = self.types.of(cst.ensure_type(original.func, cst.Attribute).value)
+        axis = updated.args[0]
+        if not isinstance(kind, Array) or len(updated.args) > 1 \
+                or (axis.keyword is not None and axis.keyword.value != "axis"):
+            return None
+        owner = cst.ensure_type(updated.func, cst.Attribute).value
+        if isinstance(axis.value, cst.Name) and axis.value.value == "None":  # a TypeError in NumPy, refused by Numba
+            return None
+        return cst.Call(cst.Name(self.intrinsic("cuvil.runtime.axes", "sort_in_place")),
+                        [cst.Arg(owner), cst.Arg(axis.value)])
 
     def _widened(self, original: cst.Call, updated: cst.Call, short: str) -> cst.BaseExpression:
         """`np.std(float32_array)` is a float32 in NumPy; Numba computes it, and returns it, in float64 (its

@@ -1,8 +1,8 @@
-"""NumPy functions along an axis that Numba lacks: `np.cumprod` and `.cumprod()` take no `axis` there (its
-cumsum does), `np.sort` sorts the last axis only, `np.argsort` only 1-D arrays. The lowering calls these for
-`np.cumprod(a, axis=k)`, `a.cumprod(k)`, `np.sort(a, axis=k)`, `np.argsort(a, axis=k)` and `np.argsort` of a 2-D
-or higher array (lower/library_results.py). Each works on the lanes along the axis (the array seen as
-outer × n × inner), with NumPy's dtypes (a product of an integer or bool array accumulates in int64, uint in
+"""NumPy functions along an axis that Numba lacks: `np.cumprod` and `.cumprod()` take no `axis` there (its cumsum
+does), `np.sort` sorts the last axis only, `np.argsort` only 1-D arrays. The lowering calls these for `np.cumprod(a,
+axis=k)`, `a.cumprod(k)`, `np.sort(a, axis=k)`, `a.sort(axis=k)` (in place), `np.argsort(a, axis=k)` and
+`np.argsort` of a 2-D or higher array (lower/library_results.py). Each works on the lanes along the axis (the array
+seen as outer × n × inner), with NumPy's dtypes (a product of an integer or bool array accumulates in int64, uint in
 uint64, with wrap-around; argsort gives int64) and NumPy's AxisError at the user's line for an axis out of range.
 Each lane is sorted by Numba's own 1-D sort, so ties and NaNs order as Cuvil's 1-D `np.sort`/`np.argsort` do.
 """
@@ -27,6 +27,10 @@ def sort_axis(a, axis, at=0):
 
 def argsort_axis(a, axis, at=0):
     return np.argsort(a, axis=axis)
+
+
+def sort_in_place(a, axis, at=0):  # `a.sort(axis=k)`: Numba's method takes no axis
+    a.sort(axis=axis)
 
 
 def _raise_axis(axis, ndim, at):
@@ -120,6 +124,17 @@ def _order(values):
 @overload(sort_axis, jit_options={"nogil": True})
 def _sort_axis(a, axis, at=0):
     return _along(a, axis, _sorted, np.dtype(str(a.dtype))) if isinstance(a, types.Array) else None
+
+
+@overload(sort_in_place, jit_options={"nogil": True})
+def _sort_in_place(a, axis, at=0):
+    if not isinstance(a, types.Array) or not isinstance(axis, types.Integer):
+        return None
+
+    def impl(a, axis, at=0):
+        a[...] = sort_axis(a, axis, at)  # sorted lanes, written back through any strides
+
+    return impl
 
 
 @overload(argsort_axis, jit_options={"nogil": True})
