@@ -64,6 +64,11 @@ class CuvilIndexError(CuvilTypeError, IndexError):
     compiling, at the user's line. An IndexError too, as NumPy raises for it."""
 
 
+class CuvilReadOnlyError(CuvilTypeError, ValueError):
+    """A line that writes an array passed read-only (`a.flags.writeable` False): found when compiling the variant
+    for that argument, at the user's line. A ValueError too, as NumPy raises when the write runs."""
+
+
 class CuvilInternalError(CuvilError, RuntimeError):
     """A bug in Cuvil. Names the stage that failed; the original exception is chained."""
 

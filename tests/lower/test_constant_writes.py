@@ -118,3 +118,33 @@ def test_a_helpers_array_default_written_is_refused_at_the_call(call):
             jitted(a)
         assert (str(info.value.message), info.value.lineno) == (WRITES_CONSTANT, line)
     assert fn.__globals__["BUF"].tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+ARGUMENT_WRITES = {**{k: v for k, v in WRITES.items() if k != "helper"}, "sort": "{a}.sort()",
+                   "sort along": "{a}.sort(0)"}
+
+
+@pytest.mark.parametrize("write", ARGUMENT_WRITES.values(), ids=ARGUMENT_WRITES.keys())
+def test_a_read_only_argument_written_is_numpys_value_error_at_the_line(write):
+    """An argument passed with `flags.writeable` False is typed read-only, and Numba refused the write in its
+    words, which Cuvil reported as a write to a module-level array. It is a CuvilReadOnlyError now (a ValueError,
+    as NumPy raises) at the line; the same function on a writable array compiles and writes it, before and after."""
+    body = write.format(a="a").replace("\n    ", "\n            ")
+    fn = define(f"""
+        def f(a, x):
+            {body}
+            return a
+        """, env={"np": np})
+    jitted = cuvil.jit(fn)
+    for read_only in (False, True, False):
+        a, expected = np.arange(4.0), np.arange(4.0)
+        a.flags.writeable = not read_only
+        if read_only:
+            with pytest.raises(cuvil.CuvilReadOnlyError) as info:
+                jitted(a, 2.0)
+            assert isinstance(info.value, ValueError) and np.array_equal(a, expected)
+            assert info.value.message.startswith("this line writes `a`, an array passed read-only")
+            # Numba's a.sort() fails inside its own sort, at no line of the user's: the message names the argument
+            assert info.value.lineno == (None if write == "{a}.sort()" else 3 if "\n" in body else 2)
+            continue
+        assert np.array_equal(jitted(a, 2.0), fn(expected, 2.0)) and np.array_equal(a, expected)

@@ -11,12 +11,15 @@ import linecache
 import os
 import re
 import traceback
+from collections.abc import Sequence
 
-from ..errors import CuvilTypeError
+from ..errors import CuvilReadOnlyError, CuvilTypeError
 
 _LOCATION = re.compile(r'File "([^"]+)", line (\d+)')
 _ECHO = re.compile(r"# L\d+\b|<source elided>")  # Numba echoing the generated source
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
+READ_ONLY = ("this line writes an array passed read-only (its flags.writeable is False), where NumPy raises "
+             "ValueError: assignment destination is read-only; pass a writable array (a copy)")
 _NOISE = (  # Numba's scaffolding around the sentence that says what is wrong
     "Failed in ",
     "During: ",
@@ -136,14 +139,12 @@ def user_error(exc: Exception) -> CuvilTypeError:
     AssertionError) is found through the frames it passed."""
     from numba.core.errors import NumbaError
 
+    read_only = False
     if isinstance(exc, NumbaError):
         message = _ANSI.sub("", str(exc))
         summary, locations = _summary(message), _LOCATION.findall(message)
-        if "Cannot modify readonly array" in message:  # one of Cuvil's own rules, refused there first mostly
-            from ..lower.constants import WRITES_CONSTANT  # here: a warm start imports no stage needing libcst
-
-            summary = WRITES_CONSTANT
-        summary = _unsupported(message, summary)
+        read_only = "Cannot modify readonly array" in message  # module arrays are refused before Numba types
+        summary = READ_ONLY if read_only else _unsupported(message, summary)
     else:
         message = "".join(traceback.format_exception(exc))
         summary, locations = _internal_summary(exc), _frame_locations(exc)
@@ -159,8 +160,28 @@ def user_error(exc: Exception) -> CuvilTypeError:
             filename, lineno = mapping[index]  # type: ignore[misc]
             break
     text = linecache.getline(filename, lineno) if filename and lineno else None
-    error = CuvilTypeError(summary, filename, lineno, text)
+    error = (CuvilReadOnlyError if read_only else CuvilTypeError)(summary, filename, lineno, text)
     error.numba_message = message  # type: ignore[attr-defined]
+    return error
+
+
+def read_only_written(names: Sequence[str], numba_types: Sequence[object],
+                      writes: Sequence[str] | None) -> str | None:
+    """The first parameter the function may write (`writes`; None: any) that was passed a read-only array."""
+    from numba.core import types
+
+    return next((n for n, t in zip(names, numba_types) if (writes is None or n in writes)
+                 and isinstance(t, types.Array) and not t.mutable), None)
+
+
+def read_only_error(exc: Exception, name: str) -> CuvilReadOnlyError:
+    """Numba's failure to compile a write into the read-only argument `name` ("Cannot modify readonly array",
+    "called with an explicit output that is read-only", or a crash of its own for `a[1:] += x`), as NumPy's
+    ValueError, at the line Numba failed on when it names one."""
+    found = user_error(exc)
+    message = READ_ONLY.replace("an array passed read-only", f"`{name}`, an array passed read-only")
+    error = CuvilReadOnlyError(message, found.filename, found.lineno, found.text)
+    error.numba_message = getattr(found, "numba_message", "")  # type: ignore[attr-defined]
     return error
 
 

@@ -271,7 +271,13 @@ class Dispatcher(functools.partial):
             launch = cuda_call.entry(numba_dispatcher, self._names, meta.writes, meta.line_map)
             return Built((adapters.typed_results(launch, None, halves) if halves else launch), meta, source, where)
         backend = time.perf_counter()
-        impl = numba_dispatcher.compile(numba_types)
+        try:
+            impl = numba_dispatcher.compile(numba_types)
+        except Exception as exc:  # Numba refuses a write into a read-only array in several ways, or crashes
+            written = diagnose.read_only_written(self._names, numba_types, meta.writes)
+            if written is None:
+                raise
+            raise diagnose.read_only_error(exc, written) from None
         returns = numba_dispatcher.overloads[numba_types].signature.return_type
         several = numba_dispatcher.py_func.__globals__.get("CUVIL_SEVERAL_RETURNS", False)  # lower/returns.py
         bools = numba_dispatcher.py_func.__globals__.get("CUVIL_NUMPY_BOOLS", False)
