@@ -226,6 +226,8 @@ class Rules(NumpyRules):
             if short.endswith("divmod"):
                 return Tuple((FLOAT, FLOAT) if "float" in short else (INT, INT))
             return FLOAT if "float" in short or short == "py_truediv" else INT
+        if name == "cuvil.runtime.elementwise.signed_unsigned_cmp":  # lower/exact_comparisons.py: a NumPy int,
+            return Scalar("int64")  # so that the comparison is NumPy's bool, as the one it replaces
         if name in ("cuvil.runtime.pymath.round_ndigits", "cuvil.runtime.pymath.int_float_cmp"):  # lower/casts.py
             return FLOAT
         if name.startswith("cuvil.runtime.pymath."):  # CPython's math with its errors (runtime/pymath.py)

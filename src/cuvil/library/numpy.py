@@ -206,6 +206,7 @@ _TABLE: dict[str, Entry] = {
              "complex128 intp uintp", kind="cast"),
     # Cuvil's own helpers in generated code: NumPy's elementwise meaning (runtime/elementwise.py), Python's
     # power (runtime/intrinsics.py), NumPy's in-place updates (runtime/inplace.py)
+    **_entries("cuvil.runtime.elementwise.signed_unsigned_cmp"),  # lower/exact_comparisons.py
     **_entries("cuvil.runtime.elementwise.true_divide cuvil.runtime.elementwise.floor_divide "
                "cuvil.runtime.elementwise.remainder cuvil.runtime.elementwise.divmod_"),
     **_entries("cuvil.runtime.elementwise.power cuvil.runtime.elementwise.broadcast_shape", raises="opaque"),

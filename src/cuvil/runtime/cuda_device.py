@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from numba import cuda
 
 from .cuda_runtime import CODES
@@ -50,6 +51,14 @@ def index(i, n, axis):  # runtime/checks.index: a kernel cannot raise its IndexE
 @cuda.jit(device=True)
 def true_divide(a, b):
     return a / b
+
+
+@cuda.jit(device=True)
+def signed_unsigned_cmp(s, u):  # runtime/elementwise.py: the sign of s - u, exactly
+    if s < 0:
+        return -1
+    v = np.uint64(s)
+    return -1 if v < u else 1 if v > u else 0
 
 
 @cuda.jit(device=True)

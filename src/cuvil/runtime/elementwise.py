@@ -29,6 +29,12 @@ def true_divide(a, b):  # the plain-Python meaning: NumPy's own
     return np.true_divide(a, b)
 
 
+def signed_unsigned_cmp(s, u):
+    """The sign of s - u for a signed integer and a uint64, exactly: NumPy compares them by value, where their
+    common type (and Numba's comparison) is float64, equal for 2**63 - 1 and 2**63."""
+    return (int(s) > int(u)) - (int(s) < int(u))
+
+
 def floor_divide(a, b):
     return np.floor_divide(a, b)
 
@@ -81,6 +87,17 @@ def broadcast_shape(shapes, at=0):
     """The shape operands of these shapes (a tuple of shape tuples) broadcast to; NumPy's ValueError, word for
     word, when they do not."""
     return np.broadcast_shapes(*shapes)
+
+
+@overload(signed_unsigned_cmp, jit_options={"nogil": True})
+def _signed_unsigned_cmp(s, u):
+    def impl(s, u):
+        if s < 0:
+            return -1
+        v = np.uint64(s)
+        return -1 if v < u else 1 if v > u else 0
+
+    return impl
 
 
 @overload(true_divide, jit_options=_NUMPY)
