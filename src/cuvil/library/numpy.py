@@ -82,7 +82,8 @@ DIVISIONS = {
 }
 
 # lower/division_into.py's integer division into an existing array (its first argument, also its value)
-INTO = tuple(f"cuvil.runtime.division_into.{n}_into" for n in ("floor_divide", "remainder", "fmod"))
+INTO = tuple(f"cuvil.runtime.division_into.{n}_into" for n in ("floor_divide", "remainder", "fmod", "left_shift",
+                                                                  "right_shift"))
 UPDATES = tuple(f"cuvil.runtime.division_into.{n}_update" for n in ("floor_divide", "remainder"))  # `t //= v`
 
 # The check helpers that take the user's line as `at=<line>` (lower/located.py) and raise with it, for the
@@ -208,7 +209,8 @@ _TABLE: dict[str, Entry] = {
     # power (runtime/intrinsics.py), NumPy's in-place updates (runtime/inplace.py)
     **_entries("cuvil.runtime.elementwise.signed_unsigned_cmp"),  # lower/exact_comparisons.py
     **_entries("cuvil.runtime.elementwise.true_divide cuvil.runtime.elementwise.floor_divide "
-               "cuvil.runtime.elementwise.remainder cuvil.runtime.elementwise.divmod_"),
+               "cuvil.runtime.elementwise.remainder cuvil.runtime.elementwise.divmod_ "
+               "cuvil.runtime.elementwise.left_shift cuvil.runtime.elementwise.right_shift"),
     **_entries("cuvil.runtime.elementwise.power cuvil.runtime.elementwise.broadcast_shape", raises="opaque"),
     **_entries(" ".join(f"cuvil.runtime.vmath.{f}" for f in ("maximum minimum exp_f32 exp_f64 log_f32 log_f64 tanh_f32 "
                                                               "tanh_f64 erf_f32 erf_f64 sigmoid_f32 "

@@ -35,13 +35,14 @@ from .library_results import LibraryResults
 from .python_ints import fitted, fitted_call, needs_fit, weak_int
 
 _NATIVE = frozenset({"int64", "float64", "complex128", "bool"})  # what Numba computes Python numbers in
-_NUMPY_SEMANTICS = {"true_divide": "true_divide", "floor_divide": "floor_divide", "remainder": "remainder"}
+_NUMPY_SEMANTICS = {"true_divide": "true_divide", "floor_divide": "floor_divide", "remainder": "remainder",
+                    "left_shift": "left_shift", "right_shift": "right_shift"}
 _CALL_SEMANTICS = {**_NUMPY_SEMANTICS, "power": "power"}  # `**` has its own rewrite (codegen/cpu.py PythonPow)
 _INTEGER_SEMANTICS = frozenset({"fmod", "sign"})
 _FLOAT64 = (Scalar("float64"), Scalar("float64", True))
 _VECTOR_MATH = {"math.erf": "erf", "math.tanh": "tanh"}  # math.exp and math.log raise: the semantics issue's
 _UFUNC_CALLS = {f"cuvil.runtime.elementwise.{name}": name  # the lowering's calls, NumPy's ufuncs by other names
-                for name in ("true_divide", "floor_divide", "remainder", "power")}
+                for name in ("true_divide", "floor_divide", "remainder", "power", "left_shift", "right_shift")}
 _COMPARISONS = {
     cst.LessThan: "less", cst.LessThanEqual: "less_equal", cst.GreaterThan: "greater",
     cst.GreaterThanEqual: "greater_equal", cst.Equal: "equal", cst.NotEqual: "not_equal",

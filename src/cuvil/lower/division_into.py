@@ -1,15 +1,17 @@
-"""Integer division into an existing array, and in-place division of NumPy scalars, with NumPy's meaning
+"""Integer division and shifts into an existing array, and in-place division of NumPy scalars, with NumPy's meaning
 (the casts pass, lower/casts.py, mixes this in):
 
     c //= b                   →  floor_divide_into(c, c, b)     # an integer array; also `c[1:] %= b`
     c %= b                    →  c = remainder_update(c, b)     # c or b of a type the compiler does not know
     np.fmod(a, b, out=o)      →  fmod_into(o, a, b)             # integer operands, an `out`
+    a <<= n                   →  left_shift_into(a, a, n)       # also `>>=`, np.left_shift(a, n, out=o)
     t //= b                   →  t = floor_divide(t, b)         # a NumPy scalar (or an element, `c[i] /= d`)
 
 Numba's array loops give 0 for INT_MIN // -1 (NumPy: INT_MIN), trap on INT_MIN % -1 (SIGFPE: the process
 dies) and compute integer fmod as the dividend's C remainder; its in-place scalar `//=` of int64 gives 0 too
-and `/=` raises ZeroDivisionError where NumPy gives inf. runtime/division_into.py holds the array loops (CPU
-only: a CUDA kernel writes whole arrays through the lowered nests), runtime/elementwise.py the scalar kernels.
+and `/=` raises ZeroDivisionError where NumPy gives inf; its shifts take the count modulo 64 (NumPy: every bit
+shifted out). runtime/division_into.py holds the array loops (CPU only: a CUDA kernel writes whole arrays
+through the lowered nests), runtime/elementwise.py the scalar kernels.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from ..analysis.type_rules import Types
 from ..analysis.types import Array, Scalar
 from .again import repeatable
 
-_INTO = frozenset({"floor_divide", "remainder", "fmod"})
+_INTO = frozenset({"floor_divide", "remainder", "fmod", "left_shift", "right_shift"})
 _UPDATES = frozenset({"floor_divide", "remainder"})  # `//=` and `%=`
 MODULE = "cuvil.runtime.division_into"
 

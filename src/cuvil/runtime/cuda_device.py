@@ -54,6 +54,20 @@ def true_divide(a, b):
 
 
 @cuda.jit(device=True)
+def left_shift(a, b):  # runtime/elementwise.py: every bit shifted out for a count of 64 or more, or a negative one
+    if b < 0 or b >= 64:
+        return a ^ a
+    return a << b
+
+
+@cuda.jit(device=True)
+def right_shift(a, b):
+    if b < 0 or b >= 64:
+        return (a >> 63) if a < 0 else a ^ a
+    return a >> b
+
+
+@cuda.jit(device=True)
 def signed_unsigned_cmp(s, u):  # runtime/elementwise.py: the sign of s - u, exactly
     if s < 0:
         return -1

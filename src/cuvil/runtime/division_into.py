@@ -1,13 +1,15 @@
-"""Integer `floor_divide`, `remainder` and `fmod` into an existing array with NumPy's meaning: `a //= b`,
-`a %= b`, `np.fmod(a, b, out=o)`. `floor_divide_update(t, v)` and `remainder_update(t, v)` are `t //= v` and
-`t %= v` where the compiler could not type `t` or `v` (an array from a library call Cuvil has no rule for): they
-choose when Numba types them, the loop below for integer arrays, Numba's own operator otherwise.
+"""Integer `floor_divide`, `remainder`, `fmod`, `left_shift` and `right_shift` into an existing array with
+NumPy's meaning: `a //= b`, `a %= b`, `np.fmod(a, b, out=o)`, `a <<= n`, `a >>= n`. `floor_divide_update(t, v)`
+and `remainder_update(t, v)` are `t //= v` and `t %= v` where the compiler could not type `t` or `v` (an array
+from a library call Cuvil has no rule for): they choose when Numba types them, the loop below for integer
+arrays, Numba's own operator otherwise.
 
 Numba's own array loops for these give 0 for INT_MIN // -1 (NumPy: INT_MIN, wrapped), execute the x86 division
-that traps on INT_MIN % -1 (SIGFPE: the interpreter dies), and compute integer fmod as C's `%` of the operands
-widened (7 fmod -1 is 7). Each element goes through the scalar kernels of runtime/elementwise.py instead, which
-are NumPy's. The operands are checked and copied first when they overlap the output (runtime/inplace.py), as
-NumPy buffers them; the call's value is the output, as a ufunc's is.
+that traps on INT_MIN % -1 (SIGFPE: the interpreter dies), compute integer fmod as C's `%` of the operands
+widened (7 fmod -1 is 7), and shift by the count modulo 64 (`a <<= 64` left `a` as it was). Each element goes
+through the scalar kernels of runtime/elementwise.py instead, which are NumPy's. The operands are checked and
+copied first when they overlap the output (runtime/inplace.py), as NumPy buffers them; the call's value is the
+output, as a ufunc's is.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload, register_jitable
 
-from .elementwise import floor_divide, fmod, remainder
+from .elementwise import floor_divide, fmod, left_shift, remainder, right_shift
 from .inplace import inplace_value
 
 
@@ -30,6 +32,14 @@ def remainder_into(out, a, b, at=0):
 
 def fmod_into(out, a, b, at=0):
     return np.fmod(a, b, out=out)
+
+
+def left_shift_into(out, a, b, at=0):
+    return np.left_shift(a, b, out=out)
+
+
+def right_shift_into(out, a, b, at=0):
+    return np.right_shift(a, b, out=out)
 
 
 def _into(element):
@@ -49,7 +59,8 @@ def _into(element):
     return typer
 
 
-for _plain, _element in ((floor_divide_into, floor_divide), (remainder_into, remainder), (fmod_into, fmod)):
+for _plain, _element in ((floor_divide_into, floor_divide), (remainder_into, remainder), (fmod_into, fmod),
+                         (left_shift_into, left_shift), (right_shift_into, right_shift)):
     overload(_plain, jit_options={"nogil": True})(_into(_element))
 
 

@@ -29,6 +29,14 @@ def true_divide(a, b):  # the plain-Python meaning: NumPy's own
     return np.true_divide(a, b)
 
 
+def left_shift(a, b):
+    return np.left_shift(a, b)
+
+
+def right_shift(a, b):
+    return np.right_shift(a, b)
+
+
 def signed_unsigned_cmp(s, u):
     """The sign of s - u for a signed integer and a uint64, exactly: NumPy compares them by value, where their
     common type (and Numba's comparison) is float64, equal for 2**63 - 1 and 2**63."""
@@ -87,6 +95,36 @@ def broadcast_shape(shapes, at=0):
     """The shape operands of these shapes (a tuple of shape tuples) broadcast to; NumPy's ValueError, word for
     word, when they do not."""
     return np.broadcast_shapes(*shapes)
+
+
+@overload(left_shift, jit_options=_NUMPY)
+def _left_shift(a, b):
+    """NumPy shifts out every bit for a count of 64 or more, or a negative one; Numba's shift is the CPU's, which
+    takes the count modulo 64 (`np.int64(1) << 64` was 1). Counts up to 63 shift the 64-bit value Numba
+    computes in, which the casts pass wraps to NumPy's dtype (`np.int8(1) << 8` is 0)."""
+    if not (isinstance(a, types.Integer) and isinstance(b, types.Integer)):
+        return None
+
+    def impl(a, b):
+        if b < 0 or b >= 64:
+            return a ^ a
+        return a << b
+
+    return impl
+
+
+@overload(right_shift, jit_options=_NUMPY)
+def _right_shift(a, b):
+    """A count of 64 or more, or a negative one: the sign's bits (-1 or 0), as NumPy."""
+    if not (isinstance(a, types.Integer) and isinstance(b, types.Integer)):
+        return None
+
+    def impl(a, b):
+        if b < 0 or b >= 64:
+            return (a >> 63) if a < 0 else a ^ a
+        return a >> b
+
+    return impl
 
 
 @overload(signed_unsigned_cmp, jit_options={"nogil": True})
