@@ -131,7 +131,9 @@ class NumpyRules:
             return Array(target, first.ndim) if isinstance(first, Array) else Scalar(target)
         if name == "where" and len(args) == 3:
             branches = [self.of(args[1]), self.of(args[2])]
-            result = ufunc_result("add", branches)  # NumPy's where promotes its branches as add resolves them
+            # NumPy's where promotes its branches as its add resolves them, Python numbers included (NumPy's add
+            # of two Python bools is a bool; Python's `True + False` is the int the default would give)
+            result = ufunc_result("add", branches, python=False)
             cond = self.of(args[0])
             ndim = max([t.ndim for t in (cond, *branches) if isinstance(t, Array)], default=0)
             dtype = getattr(result, "dtype", None)
