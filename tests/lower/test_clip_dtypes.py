@@ -29,3 +29,21 @@ def test_clip_in_numpys_dtype(form, data):
         x = data.draw(arrays(dtype, (size,), values=values))
         lo, hi = sorted(data.draw(st.integers(0, 60)) for _ in range(2))
         assert_like_numpy(f, x, kind(lo), kind(hi))
+
+
+FLOAT_BOUNDS = st.sampled_from([np.nan, -np.inf, np.inf, -1.5, 0.0, -0.0, 2.0])
+
+
+@pytest.mark.parametrize("form", FORMS)
+@settings(max_examples=10, deadline=None)
+@given(dtype=st.sampled_from(["float32", "float64", "int32"]), lo=FLOAT_BOUNDS, hi=FLOAT_BOUNDS,
+       bound=st.sampled_from([float, np.float32, "array"]), data=st.data())
+def test_clip_with_nan_bounds_and_elements_is_numpys(form, dtype, lo, hi, bound, data):
+    """A NaN bound makes every element NaN, a NaN element stays NaN, lo > hi gives hi: NumPy's clip is
+    minimum(maximum(a, lo), hi). Numba's ignored a NaN bound ([1, 3, nan] for np.clip(a, 1, nan))."""
+    f = jitted(f"def f(x, lo, hi):\n    return {form}\n")
+    for size in (3, 3, 5):  # first call, guard hit, guard miss
+        values = st.floats(-3, 3) | st.just(np.nan) if dtype != "int32" else st.integers(-3, 3)
+        x = np.array(data.draw(st.lists(values, min_size=size, max_size=size))).astype(dtype)
+        bounds = [np.full(size, b) if bound == "array" else bound(b) for b in (lo, hi)]
+        assert_like_numpy(f, x, *bounds)

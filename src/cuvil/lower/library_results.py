@@ -131,12 +131,19 @@ class LibraryResults:
         return updated
 
     def _clip(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        """The array in NumPy's result dtype first (analysis/numpy_rules.clip): Numba clips in the array's."""
+        """The array in NumPy's result dtype first (analysis/numpy_rules.clip): Numba clips in the array's. A
+        float result is `np.minimum(np.maximum(a, lo), hi)`, NumPy's own definition: Numba's clip ignores a NaN
+        bound, where NumPy's gives NaN."""
         result = self.types.of(original)
         method = isinstance(updated.func, cst.Attribute) and self.types.calls.effect(original).name == ".clip"
         owner = original.func.value if method else original.args[0].value if original.args else None  # type: ignore[attr-defined]
         kind = self.types.of(owner) if owner is not None else None
-        if not (isinstance(result, Array) and isinstance(kind, Array)) or result.dtype == kind.dtype:
+        if not (isinstance(result, Array) and isinstance(kind, Array)):
+            return updated
+        floats = self._float_clip(original, updated, method, result.dtype)
+        if floats is not None:
+            return floats
+        if result.dtype == kind.dtype:
             return updated
         if method:
             assert isinstance(updated.func, cst.Attribute)
@@ -145,3 +152,23 @@ class LibraryResults:
         first = updated.args[0]
         return updated.with_changes(args=[first.with_changes(value=self._call(first.value, result.dtype, True)),
                                           *updated.args[1:]])
+
+    def _float_clip(self, original: cst.Call, updated: cst.Call, method: bool, dtype: str) -> cst.Call | None:
+        """`np.clip(a, lo, hi)` / `a.clip(lo, hi)` of a float result, both bounds given by position, as
+        `np.minimum(np.maximum(a, lo), hi)`, each operand in the result's dtype; None for any other form."""
+        if np.dtype(dtype).kind != "f" or any(a.keyword is not None for a in updated.args):
+            return None
+        operands = [(cst.ensure_type(original.func, cst.Attribute).value, cst.ensure_type(updated.func,
+                                                                                     cst.Attribute).value)] \
+            if method else []
+        operands += [(o.value, u.value) for o, u in zip(original.args, updated.args, strict=True)]
+        if len(operands) != 3:
+            return None
+        kinds = [self.types.of(o) for o, _ in operands]
+        if not all(isinstance(k, Array | Scalar) for k in kinds):
+            return None  # a None bound, a value of a type the compiler does not know: Numba's clip
+        a, lo, hi = (self._call(u, dtype, isinstance(k, Array)) if getattr(k, "dtype", None) != dtype or
+                     (isinstance(k, Scalar) and k.weak) else u for (_, u), k in zip(operands, kinds, strict=True))
+        numpy = cst.Name(self.numpy())
+        inner = cst.Call(cst.Attribute(numpy, cst.Name("maximum")), [cst.Arg(a), cst.Arg(lo)])
+        return cst.Call(cst.Attribute(numpy, cst.Name("minimum")), [cst.Arg(inner), cst.Arg(hi)])
