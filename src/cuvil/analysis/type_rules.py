@@ -226,6 +226,8 @@ class Rules(NumpyRules):
             if short.endswith("divmod"):
                 return Tuple((FLOAT, FLOAT) if "float" in short else (INT, INT))
             return FLOAT if "float" in short or short == "py_truediv" else INT
+        if name == "cuvil.runtime.elementwise.round_integer" and args:  # lower/builtin_calls.py: x's dtype
+            return self.of(args[0])
         if name == "cuvil.runtime.elementwise.signed_unsigned_cmp":  # lower/exact_comparisons.py: a NumPy int,
             return Scalar("int64")  # so that the comparison is NumPy's bool, as the one it replaces
         if name in ("cuvil.runtime.pymath.round_ndigits", "cuvil.runtime.pymath.int_float_cmp"):  # lower/casts.py

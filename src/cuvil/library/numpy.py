@@ -101,7 +101,8 @@ LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.inplace.inplac
                          "broadcast_shape", "numpy_refuses", "python_int_as", "python_float_as")),
                      *(f"cuvil.runtime.pymath.{n}" for n in DOMAINS), *INTO, *UPDATES,
                      *(f"cuvil.runtime.pyint.{n}" for n in (*OVERFLOWS, "arm_checked", "power", "lshift", "floordiv",
-                                                            "absolute", "to_int", "round_int", "as_index",
+                                                            "absolute", "to_int", "round_int", "round_int_ndigits",
+                                                            "as_index",
                                                             *DIVISIONS))})
 
 UNKNOWN = Entry("<unknown>", writes=("*",), views=("*",), raises="opaque", ordered=True)
@@ -208,6 +209,7 @@ _TABLE: dict[str, Entry] = {
     # Cuvil's own helpers in generated code: NumPy's elementwise meaning (runtime/elementwise.py), Python's
     # power (runtime/intrinsics.py), NumPy's in-place updates (runtime/inplace.py)
     **_entries("cuvil.runtime.elementwise.signed_unsigned_cmp"),  # lower/exact_comparisons.py
+    **_entries("cuvil.runtime.elementwise.round_integer"),  # lower/builtin_calls.py
     **_entries("cuvil.runtime.elementwise.true_divide cuvil.runtime.elementwise.floor_divide "
                "cuvil.runtime.elementwise.remainder cuvil.runtime.elementwise.divmod_ "
                "cuvil.runtime.elementwise.left_shift cuvil.runtime.elementwise.right_shift"),
@@ -241,7 +243,8 @@ _TABLE: dict[str, Entry] = {
     # these also raise ValueError (a negative shift or exponent, int(nan)):
     # a parallel loop cannot test them beforehand
     **_entries(" ".join(f"cuvil.runtime.pyint.{n}" for n in ("power lshift floordiv absolute to_int "
-                                                             "round_int as_index").split()), raises="opaque"),
+                                                             "round_int round_int_ndigits as_index").split()),
+               raises="opaque"),
     **_entries("cuvil.runtime.inplace.inplace_value", views=(Arg(1),), raises="opaque"),
     **_entries("cuvil.runtime.inplace.unshared", views=(Arg(1),)),
     **_entries("cuvil.runtime.inplace.ufunc_out", views=(Arg(0),), raises="opaque"),

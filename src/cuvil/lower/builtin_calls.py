@@ -5,6 +5,9 @@ they give CPython's answer for Python numbers and NumPy's for NumPy values, wher
     float(np.float32(x))        →  np.float64(x)                   # Numba's float() keeps a float32
     range(2.5)                  →  range(as_index(2.5))            # CPython's TypeError
     round(x, 2)                 →  round_ndigits(x, 2)             # CPython's correctly rounded answer
+    round(2**53 + 1)            →  to_int(x)                       # an integer's own value (Numba: via a float)
+    round(15, -1)               →  round_int_ndigits(15, -1)       # an int, exactly (Numba: 20.0)
+    round(np.int8(125), -1)     →  round_integer(x, -1)            # NumPy's, in int8 (Numba: a float32)
     isinstance(True, int)       →  True                            # decided when compiling (lower/isinstances.py)
     math.trunc(np.int8(3))      →  numpy_refuses(x, "type numpy.int8 doesn't define __trunc__ method")
 """
@@ -20,6 +23,7 @@ from ..analysis.types import Array, Scalar, Type
 from . import isinstances
 
 _NARROW_FLOATS = (Scalar("float32"), Scalar("float16"))
+_INTEGERS = frozenset("int8 int16 int32 int64 uint8 uint16 uint32 uint64".split())
 
 
 class BuiltinCalls:
@@ -27,6 +31,7 @@ class BuiltinCalls:
 
     types: Types
     intrinsic: Callable[[str, str], str]
+    arrays_into: bool  # the target is the CPU (lower/casts.py)
 
     def _convert(self, original: list[cst.BaseExpression], updated: list[cst.BaseExpression],
                  ufunc: str, compare: bool = False, strict: bool = False) -> list[cst.BaseExpression]:
@@ -55,6 +60,15 @@ class BuiltinCalls:
         if name == "round" and len(positional) == 2 \
                 and self.types.of(original.args[0].value) == Scalar("float64", True):  # CPython's exact rounding
             return updated.with_changes(func=cst.Name(self.intrinsic("cuvil.runtime.pymath", "round_ndigits")))
+        kind = self.types.of(original.args[0].value) if name == "round" and original.args else None
+        if len(positional) == len(updated.args) == 1 and isinstance(kind, Scalar) and kind.dtype in _INTEGERS:
+            return updated.with_changes(func=cst.Name(self.intrinsic("cuvil.runtime.pyint", "to_int")))  # exact
+        if len(positional) == len(updated.args) == 2 and isinstance(kind, Scalar) and kind.dtype in _INTEGERS \
+                and self.arrays_into:  # the CPU: a kernel keeps Numba's round (no device twins of these yet)
+            # Numba rounds an integer as a float: 2**53 + 1 is lost, round(15, -1) is 20.0
+            helper = ("cuvil.runtime.pyint", "round_int_ndigits") if kind.weak else \
+                ("cuvil.runtime.elementwise", "round_integer")
+            return updated.with_changes(func=cst.Name(self.intrinsic(*helper)))
         if name == "isinstance":
             answer = isinstances.decided(original, self.types)  # CPython's answer, known for every variant
             if answer is not None:

@@ -37,6 +37,12 @@ def right_shift(a, b):
     return np.right_shift(a, b)
 
 
+def round_integer(x, n):
+    """round(x, n) of a NumPy integer: NumPy's, in x's dtype (a negative n rounds x / 10**-n as a float64 half
+    to even and scales back, wrapping into the dtype: round(np.uint8(255), -1) is 4)."""
+    return round(x, n)
+
+
 def signed_unsigned_cmp(s, u):
     """The sign of s - u for a signed integer and a uint64, exactly: NumPy compares them by value, where their
     common type (and Numba's comparison) is float64, equal for 2**63 - 1 and 2**63."""
@@ -123,6 +129,27 @@ def _right_shift(a, b):
         if b < 0 or b >= 64:
             return (a >> 63) if a < 0 else a ^ a
         return a >> b
+
+    return impl
+
+
+@overload(round_integer, jit_options={"nogil": True})
+def _round_integer(x, n):
+    if not isinstance(x, types.Integer):
+        return None
+    cast = getattr(np, str(x))
+    # NumPy's C cast of the float: through a 32-bit int below 32 bits (out of range: INT32_MIN on x86), 64 bits
+    # for uint32, then truncated to the dtype
+    wide = {"uint32": np.int64, "int64": np.int64, "uint64": np.uint64}.get(str(x), np.int32)
+
+    def impl(x, n):
+        if n >= 0:
+            return x
+        f = 10.0 ** (-n)
+        y = np.rint(np.float64(x) / f) * f
+        if y >= 18446744073709551616.0:  # 2**64: NumPy's uint64 cast subtracts 2**63 first and gets 0
+            return cast(0)
+        return cast(wide(y))
 
     return impl
 

@@ -179,6 +179,11 @@ def round_int(x, at=0):
     return _fits(round(x))
 
 
+def round_int_ndigits(x, n, at=0):
+    """round(x, n) of a Python int: half to even at 10**-n, an int (CPython's; Numba rounds a float)."""
+    return _fits(round(x, n))
+
+
 @overload(power, jit_options={"nogil": True})
 def _power(a, b, at=0):
     mul = _OPS["mul"]
@@ -302,14 +307,41 @@ def _to_int(x, at=0):
             return np.int64(x)
 
         return impl
-    return lambda x, at=0: int(x)
+    return lambda x, at=0: np.int64(x)  # Numba's int() of an int8 stays an int8
 
 
 @overload(round_int, jit_options={"nogil": True})
 def _round_int(x, at=0):
     if isinstance(x, types.Float):
         return lambda x, at=0: _checked_int(np.round(x), at)  # NumPy's round is half-to-even, as Python's round()
-    return lambda x, at=0: round(x)
+    return lambda x, at=0: to_int(x, at)  # an integer is its own round; Numba's round goes through a float
+
+
+@overload(round_int_ndigits, jit_options={"nogil": True})
+def _round_int_ndigits(x, n, at=0):
+    mul = _OPS["mul"]
+
+    def impl(x, n, at=0):
+        if n >= 0:
+            return x
+        if n < -19 or (n == -19 and -5 * 10**18 <= x <= 5 * 10**18):  # to the nearest 10**19 or more: 0
+            return 0
+        over = n == -19  # beyond half of 10**19: 10**19 itself, beyond int64
+        result = 0
+        if not over:
+            p = 10 ** (-n)
+            q = x // p
+            twice = 2 * (x - q * p)  # the floored remainder, below p <= 10**18: no overflow
+            if twice > p or (twice == p and q % 2 == 1):
+                q += 1
+            result, over = mul(q, p)
+        if over:
+            if at:
+                raise OverflowError(MESSAGE, at)
+            raise OverflowError(MESSAGE)
+        return result
+
+    return impl
 
 
 def as_index(x, at=0):
