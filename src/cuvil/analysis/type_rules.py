@@ -241,6 +241,10 @@ class Rules(NumpyRules):
             if not isinstance(array, Array):
                 return UNKNOWN
             return array if name.endswith(".sort_axis") else Array("int64", array.ndim)
+        if name in ("cuvil.runtime.axes.argmax_axis", "cuvil.runtime.axes.argmin_axis") and len(args) >= 2:
+            return self.numpy(name.rsplit(".", 1)[1][:6], args[:1], {"axis": args[1]})  # np.argmax's rule
+        if name in ("cuvil.runtime.statistics.var", "cuvil.runtime.statistics.std") and args:  # np.var's rule
+            return self.numpy(name.rsplit(".", 1)[1], args[:1], {})
         if name == "cuvil.runtime.axes.sort_in_place":  # a.sort(axis=k), lowered: None, as the method
             return NONE
         if name == "cuvil.runtime.checks.index" and args:  # a bounds check (lower/checks.py): its index

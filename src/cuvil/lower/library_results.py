@@ -1,7 +1,8 @@
 """NumPy library calls whose Numba implementation gives another dtype or kind than NumPy's, rewritten by the
 casts pass (lower/casts.py mixes this in) so the result is NumPy's:
 
-    np.std(float32_array)      →  np.float32(np.std(x))        # Numba: float64 (std var median percentile …)
+    np.std(float32_array)      →  np.float32(std(x))           # Numba: float64 (std var median percentile …);
+                                                               # NumPy's nan for an empty x (runtime/statistics.py)
     np.ptp(bool_array)         →  numpy_refuses(x, "numpy boolean subtract, …")   # Numba: a number or a crash
     np.clip(int32_array, 0.0, 2.5)  →  np.clip(x.astype(np.float64), 0.0, 2.5)    # Numba clips in int32
     np.cumsum(3)               →  np.cumsum(np.full(1, 3))     # NumPy: array([3]); Numba: 3
@@ -10,6 +11,7 @@ casts pass (lower/casts.py mixes this in) so the result is NumPy's:
     np.cumprod(a, axis=1)      →  cumprod_axis(a, 1)           # Numba: no axis (runtime/axes.py)
     np.argsort(a2d)            →  argsort_axis(a2d, -1)        # Numba: 1-D only; also np.sort(a, axis=0)
     a.sort(axis=0)             →  sort_in_place(a, 0)          # Numba: the method takes no axis
+    np.argmax(a, axis=0)       →  argmax_axis(a, 0)            # Numba: ZeroDivisionError for an empty axis
 
 The result types are analysis/numpy_rules.py's; what Numba returns anyway (int64, float64, bool, complex128
 scalars) is left alone.
@@ -65,6 +67,8 @@ class LibraryResults:
             return self._along_axis(original, updated, short, name.startswith("."))
         if name == ".sort" and updated.args:  # `a.sort(k)` sorts in place along k: Numba's method takes no axis
             return self._sort_in_place(original, updated)
+        if short in ("argmax", "argmin"):
+            return self._arg_extreme(original, updated, short, name.startswith("."))
         if name == ".swapaxes" and isinstance(original.func, cst.Attribute) \
                 and isinstance(self.types.of(original.func.value), Array) and len(positional) == len(updated.args):
             owner = cst.ensure_type(updated.func, cst.Attribute).value  # Numba has np.swapaxes, not the method
@@ -96,6 +100,24 @@ class LibraryResults:
             return cst.Call(cst.Attribute(numpy, cst.Name(short)), [cst.Arg(flat)])
         return cst.Call(cst.Name(self.intrinsic("cuvil.runtime.axes", helper)), [cst.Arg(owner), cst.Arg(axis)])
 
+    def _arg_extreme(self, original: cst.Call, updated: cst.Call, short: str, method: bool) -> cst.Call | None:
+        """`np.argmax(a, axis=k)`, `a.argmin(k)` → `argmax_axis(a, k)` (runtime/axes.py): NumPy's ValueError for
+        an empty axis, where Numba's divides by its length; without an axis (or with `out=`, `keepdims=`),
+        Numba's own."""
+        rest = list(updated.args if method else updated.args[1:])
+        if len(rest) != 1 or (rest[0].keyword is not None and rest[0].keyword.value != "axis") \
+                or (not method and (not updated.args or updated.args[0].keyword is not None)):
+            return None
+        axis = rest[0].value
+        if isinstance(axis, cst.Name) and axis.value == "None":
+            return None
+        owner = cst.ensure_type(updated.func, cst.Attribute).value if method else updated.args[0].value
+        kind = self.types.of(cst.ensure_type(original.func, cst.Attribute).value if method else original.args[0].value)
+        if not isinstance(kind, Array):
+            return None
+        helper = self.intrinsic("cuvil.runtime.axes", f"{short}_axis")
+        return cst.Call(cst.Name(helper), [cst.Arg(owner), cst.Arg(axis)])
+
     def _sort_in_place(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression | None:
         """`a.sort(axis=k)`, `a.sort(k)` → `sort_in_place(a, k)` (runtime/axes.py); `kind=`/`order=` stay Numba's
         refusal, `a.sort()` Numba's own (the last axis)."""
@@ -118,6 +140,10 @@ class LibraryResults:
         owner = original.func.value if method and isinstance(original.func, cst.Attribute) else \
             original.args[0].value if original.args else None
         kind = self.types.of(owner) if owner is not None else None
+        if short in ("var", "std") and isinstance(kind, Array) and len(updated.args) == (0 if method else 1) \
+                and all(a.keyword is None for a in updated.args):  # of an empty array: NumPy's nan
+            operand = cst.ensure_type(updated.func, cst.Attribute).value if method else updated.args[0].value
+            updated = cst.Call(cst.Name(self.intrinsic("cuvil.runtime.statistics", short)), [cst.Arg(operand)])
         if short in _SUBTRACTING and isinstance(kind, Array | Scalar) and kind.dtype == "bool" and owner is not None:
             refused = ufunc_result("subtract", [kind, kind], python=False)  # NumPy subtracts: its words for bools
             message = refused.message if isinstance(refused, Refused) else "numpy boolean subtract"

@@ -33,6 +33,24 @@ def sort_in_place(a, axis, at=0):  # `a.sort(axis=k)`: Numba's method takes no a
     a.sort(axis=axis)
 
 
+def argmax_axis(a, axis, at=0):
+    return np.argmax(a, axis=axis)
+
+
+def argmin_axis(a, axis, at=0):
+    return np.argmin(a, axis=axis)
+
+
+def _raise_empty(which, at):
+    raise located(ValueError, f"attempt to get {'argmax' if which else 'argmin'} of an empty sequence", at)
+
+
+@numba.njit("void(int64, int64)", cache=True)
+def _empty_error(which, at):
+    with numba.objmode():
+        _raise_empty(which, at)
+
+
 def _raise_axis(axis, ndim, at):
     message = f"axis {axis} is out of bounds for array of dimension {ndim}"
     raise located(np.exceptions.AxisError, message, at)
@@ -135,6 +153,32 @@ def _sort_in_place(a, axis, at=0):
         a[...] = sort_axis(a, axis, at)  # sorted lanes, written back through any strides
 
     return impl
+
+
+def _arg_extreme(largest):
+    """np.argmax/np.argmin along an axis: NumPy's ValueError where that axis is empty (Numba's divides by its
+    length: ZeroDivisionError) and its AxisError for an axis out of range (Numba's: a ValueError of its own
+    words), Numba's own otherwise."""
+    def typer(a, axis, at=0):
+        if not isinstance(a, types.Array) or not isinstance(axis, types.Integer):
+            return None
+        ndim = a.ndim
+
+        def impl(a, axis, at=0):
+            k = axis + ndim if axis < 0 else axis
+            if k < 0 or k >= ndim:
+                _axis_error(np.int64(axis), np.int64(ndim), np.int64(at))
+            if a.shape[k] == 0:
+                _empty_error(np.int64(largest), np.int64(at))
+            return np.argmax(a, axis=axis) if largest else np.argmin(a, axis=axis)
+
+        return impl
+
+    return typer
+
+
+overload(argmax_axis, jit_options={"nogil": True})(_arg_extreme(True))
+overload(argmin_axis, jit_options={"nogil": True})(_arg_extreme(False))
 
 
 @overload(argsort_axis, jit_options={"nogil": True})
