@@ -184,3 +184,21 @@ def test_numpy_functions_of_python_numbers_are_numpy_scalars():
     for k in (3, -4, 2**40):
         got, want = fn(k), numpy_of_python_numbers(k)
         assert got == want  # (float64 and int64 results come back as Python numbers, as documented)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(allow_nan=False) | st.sampled_from([1e300, 123.0, 5e-324, 1.7976931348623157e308, -2.5e-320,
+                                                     1.2345678901234567e-30, 9.999999999999999e22]),
+       st.integers(-400, 400) | st.sampled_from([-308, -300, -23, 23, 30, 323, 324]))
+def test_round_to_any_number_of_digits_is_cpythons(x, n):
+    """Beyond 22 digits either way (10**n is no longer a double) Numba's round(x, n) was used: round(123.0, -400)
+    was nan, round(5e-324, 323) kept 5e-324, round(1e300, -300) was off by 6 ulp, round(1.797e308, -308) inf
+    where CPython raises OverflowError."""
+    try:
+        want = round_digits(x, n)
+    except OverflowError:
+        with pytest.raises(OverflowError):
+            cuvil.jit(round_digits)(x, n)
+        return
+    got = cuvil.jit(round_digits)(x, n)
+    assert got == want and type(got) is float and math.copysign(1.0, got) == math.copysign(1.0, want), (x, n)

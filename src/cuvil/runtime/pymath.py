@@ -91,15 +91,18 @@ def _round_ndigits(x, n):
     """Numba's round(x, n) scales by 10**n in floating point, so 2.675 (2.67499999...) rounds up to 2.68:
     CPython decides on the exact value. Here the scaled value's rounding error is recovered exactly with an
     FMA, so the half-way test is exact; the result is one correctly rounded division (or product), as
-    CPython's conversion of the decimal result is. Beyond 22 digits either way 10**n is not exact: Numba's."""
+    CPython's conversion of the decimal result is. Beyond 22 digits either way 10**n is not exact: CPython's own
+    (object mode, rare), where Numba's gave nan for round(123.0, -400) and kept 5e-324 to 323 digits."""
     if not isinstance(x, types.Float):
         return None
     powers = _POW10
 
     def impl(x, n):
         v = float(x)
-        if not math.isfinite(v) or v == 0.0 or n > 22 or n < -22:
-            return v if n > 22 or not math.isfinite(v) or v == 0.0 else round(v, n)
+        if not math.isfinite(v) or v == 0.0:
+            return v
+        if n > 22 or n < -22:  # 10**n is not a double: CPython's (5e-324 to 323 digits is 0.0; an OverflowError)
+            return _python_round(v, n)
         s = powers[n] if n >= 0 else powers[-n]
         if n >= 0:
             p = v * s
