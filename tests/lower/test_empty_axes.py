@@ -52,7 +52,7 @@ def test_argmax_and_argmin_along_any_axis_are_numpys(shape, axis, data):
                 last = traceback.extract_tb(raised.__traceback__)[-1]
                 assert last.lineno == 2  # the user's line (define() numbers the def as line 1)
                 continue
-            raise AssertionError(f"no {type(exc).__name__} for {rows} along {axis}")
+            raise AssertionError(f"no {type(exc).__name__} for {rows} along {axis}") from exc
         got = fn(a, axis)
         for g, e in zip(got, expected, strict=True):  # an int64 scalar comes back a Python int (docs/semantics.md)
             assert (np.asarray(g).dtype, np.shape(g)) == (e.dtype, np.shape(e)) and np.array_equal(g, e)
