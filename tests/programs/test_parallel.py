@@ -228,21 +228,26 @@ HELPER_CALLS = {
 }
 
 
-@pytest.mark.parametrize("call", HELPER_CALLS.values(), ids=HELPER_CALLS.keys())
-def test_a_helpers_write_through_any_argument_form_is_a_write(call):
-    """A write through an argument passed by keyword past a parameter left to its default was not seen (the
-    binding stopped at the default): with the checks off (nothing may raise), the loop ran in parallel over a
-    dependence carried through the aliased arguments."""
+def _calling_put(call: str):
+    """A loop that writes through `put`, a helper with a defaulted parameter before its output, called as `call`."""
     env = {"put": define("""
         def put(a, i, k=1.0, out=None):
             out[i + 1] = a[i] * k
         """)}
-    fn = define(f"""
+    return define(f"""
         def f(a, out):
             for i in range(len(a) - 1):
                 {call}
             return out
         """, env=env)
+
+
+@pytest.mark.parametrize("call", HELPER_CALLS.values(), ids=HELPER_CALLS.keys())
+def test_a_helpers_write_through_any_argument_form_is_a_write(call):
+    """A write through an argument passed by keyword past a parameter left to its default was not seen (the
+    binding stopped at the default): with the checks off (nothing may raise), the loop ran in parallel over a
+    dependence carried through the aliased arguments."""
+    fn = _calling_put(call)
     buffer = np.arange(float(N))
     for make in (lambda: (buffer.copy(),) * 2, lambda: (np.arange(float(N)), np.zeros(N))):  # aliased, distinct
         jitted = check(fn, make, boundscheck=False, overflow="wrap")
@@ -421,21 +426,12 @@ LENGTH = 5_000  # long enough that a parallel loop splits it between threads
 
 
 @settings(max_examples=20, deadline=None)
-@given(st.sampled_from(sorted(HELPER_CALLS.values())), st.integers(0, 40), st.integers(1, 3), st.integers(0, 40),
-       st.integers(1, 3), st.booleans(), st.booleans())
+@given(st.sampled_from(sorted(HELPER_CALLS.values())), st.sampled_from(STARTS), st.integers(1, 3),
+       st.sampled_from(STARTS), st.integers(1, 3), st.booleans(), st.booleans())
 def test_a_helpers_write_into_any_view_of_its_input(call, start_a, step_a, start_b, step_b, rev_a, rev_b):
     """Whichever argument form passes the output, and whatever two strided views of one buffer the input and the
     output are (overlapping, interleaved, reversed or apart), the answer and the buffer are Python's."""
-    env = {"put": define("""
-        def put(a, i, k=1.0, out=None):
-            out[i + 1] = a[i] * k
-        """)}
-    fn = define(f"""
-        def f(a, out):
-            for i in range(len(a) - 1):
-                {call}
-            return out
-        """, env=env)
+    fn = _calling_put(call)
     length = LENGTH
 
     def make():
