@@ -227,7 +227,7 @@ class Evaluator:
             return reduce(self.expr(args[0].value), _axis(keywords.get("axis")), _true(keywords.get("keepdims")))
         if name in ("dot", "matmul") and len(args) == 2:
             left, right = self.expr(args[0].value), self.expr(args[1].value)
-            return None if left is None or right is None else matmul(left, right)
+            return None if left is None or right is None else matmul(left, right, dot=name == "dot")
         if name == "reshape" and len(args) == 2:
             return reshape(self.expr(args[0].value), self.dims_of(args[1].value))
         return None

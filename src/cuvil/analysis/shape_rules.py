@@ -78,12 +78,20 @@ def elementwise(inputs: list[Shape], outputs: list[Shape]) -> Shape:
     return outputs[0] if outputs else shape
 
 
-def matmul(a: Shape, b: Shape) -> Shape | None:
+def matmul(a: Shape, b: Shape, dot: bool = False) -> Shape | None:
+    """The shape of `a @ b` (np.dot's for 1-D and 2-D operands); inner dims that certainly differ raise NumPy's
+    words for the operation (np.dot's name every dim: where one is not known, Cuvil's words instead)."""
     if not a or not b:
         return None
     inner_a, inner_b = a[-1], (b[0] if len(b) == 1 else b[-2])
     if isinstance(inner_a, int) and isinstance(inner_b, int) and inner_a != inner_b:
-        raise Contradiction(f"matmul of {fmt(a)} and {fmt(b)}: inner dims {inner_a} and {inner_b} differ")
+        if not dot:
+            raise Contradiction(f"matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+                                f"signature (n?,k),(k,m?)->(n?,m?) (size {inner_b} is different from {inner_a})")
+        if all(isinstance(d, int) for d in a + b):
+            raise Contradiction(f"shapes {numpy_fmt(a)} and {numpy_fmt(b)} not aligned: {inner_a} (dim "
+                                f"{len(a) - 1}) != {inner_b} (dim {0 if len(b) == 1 else len(b) - 2})")
+        raise Contradiction(f"np.dot of {fmt(a)} and {fmt(b)}: inner dims {inner_a} and {inner_b} differ")
     if len(a) == 1 and len(b) == 1:
         return ()
     if len(a) == 1:

@@ -153,7 +153,10 @@ class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, cst.CS
     def leave_BinaryOperation(self, original: cst.BinaryOperation,
                               updated: cst.BinaryOperation) -> cst.BaseExpression:
         ufunc = _OPERATORS.get(type(original.operator))
-        if ufunc is None or ufunc == "matmul":
+        if ufunc == "matmul":  # of integer arrays: a loop (runtime/products.py); Numba's is BLAS only
+            product = self.integer_product([original.left, original.right], [updated.left, updated.right], False)
+            return updated if product is None else product.with_changes(lpar=updated.lpar, rpar=updated.rpar)
+        if ufunc is None:
             return updated
         refused = self._refused(original, updated.left)
         if refused is not None:

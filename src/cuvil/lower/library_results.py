@@ -12,6 +12,7 @@ casts pass (lower/casts.py mixes this in) so the result is NumPy's:
     np.argsort(a2d)            →  argsort_axis(a2d, -1)        # Numba: 1-D only; also np.sort(a, axis=0)
     a.sort(axis=0)             →  sort_in_place(a, 0)          # Numba: the method takes no axis
     np.argmax(a, axis=0)       →  argmax_axis(a, 0)            # Numba: ZeroDivisionError for an empty axis
+    np.dot(int_a, int_b)       →  int_dot(a, b)                # Numba: BLAS only (also a.dot(b); a @ b: int_matmul)
 
 The result types are analysis/numpy_rules.py's; what Numba returns anyway (int64, float64, bool, complex128
 scalars) is left alone.
@@ -45,6 +46,7 @@ class LibraryResults:
     types: Types
     numpy: Callable[[], str]
     intrinsic: Callable[[str, str], str]
+    arrays_into: bool  # the target is the CPU
 
     def _call(self, node: cst.BaseExpression, dtype: str, array: bool) -> cst.BaseExpression:
         raise NotImplementedError
@@ -69,6 +71,12 @@ class LibraryResults:
             return self._sort_in_place(original, updated)
         if short in ("argmax", "argmin"):
             return self._arg_extreme(original, updated, short, name.startswith("."))
+        if name in ("numpy.dot", ".dot") and len(updated.args) == (1 if name == ".dot" else 2) \
+                and all(a.keyword is None for a in updated.args):
+            operands = [(cst.ensure_type(original.func, cst.Attribute).value,
+                         cst.ensure_type(updated.func, cst.Attribute).value)] if name == ".dot" else []
+            operands += [(o.value, u.value) for o, u in zip(original.args, updated.args, strict=True)]
+            return self.integer_product([o for o, _ in operands], [u for _, u in operands], True)
         if name == ".swapaxes" and isinstance(original.func, cst.Attribute) \
                 and isinstance(self.types.of(original.func.value), Array) and len(positional) == len(updated.args):
             owner = cst.ensure_type(updated.func, cst.Attribute).value  # Numba has np.swapaxes, not the method
@@ -99,6 +107,18 @@ class LibraryResults:
             flat = cst.Call(cst.Attribute(numpy, cst.Name("ravel")), [cst.Arg(owner)])
             return cst.Call(cst.Attribute(numpy, cst.Name(short)), [cst.Arg(flat)])
         return cst.Call(cst.Name(self.intrinsic("cuvil.runtime.axes", helper)), [cst.Arg(owner), cst.Arg(axis)])
+
+    def integer_product(self, original: list[cst.BaseExpression], updated: list[cst.BaseExpression],
+                        dot: bool) -> cst.Call | None:
+        """`np.dot(a, b)`, `a.dot(b)`, `a @ b` of integer or bool arrays of 1 or 2 dims:
+        runtime/products.py (Numba's are BLAS only: floats); None for anything else."""
+        kinds = [self.types.of(o) for o in original]
+        if not self.arrays_into or not all(isinstance(k, Array) and k.ndim in (1, 2) for k in kinds):
+            return None  # CUDA: its own matmul (runtime/cuda_matmul.py)
+        if np.result_type(*(np.dtype(k.dtype) for k in kinds)).kind not in "biu":  # type: ignore[union-attr]
+            return None
+        helper = self.intrinsic("cuvil.runtime.products", "int_dot" if dot else "int_matmul")
+        return cst.Call(cst.Name(helper), [cst.Arg(u.with_changes(lpar=[], rpar=[])) for u in updated])
 
     def _arg_extreme(self, original: cst.Call, updated: cst.Call, short: str, method: bool) -> cst.Call | None:
         """`np.argmax(a, axis=k)`, `a.argmin(k)` → `argmax_axis(a, k)` (runtime/axes.py): NumPy's ValueError for

@@ -1,0 +1,106 @@
+"""`np.dot`, `a.dot(b)` and `a @ b` of integer and bool arrays (1-D and 2-D operands): Numba's are
+BLAS only and refuse them in their own words ("No implementation of function dot", "unsupported dtype for
+<BLAS function>"). These loop in NumPy's result dtype: the exact products summed in 64 bits and wrapped into the
+dtype once (the same residue NumPy's per-step wrap gives), a bool product true where any pair is; NumPy's
+ValueError, in its words, at the user's line for operands that do not align. The lowering calls them
+(lower/library_results.py); float operands stay Numba's BLAS."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import types
+from numba.extending import overload, register_jitable
+
+from .where import located
+
+
+def int_dot(a, b, at=0):  # the plain-Python meaning: NumPy's own
+    return np.dot(a, b)
+
+
+def int_matmul(a, b, at=0):
+    return np.matmul(a, b)
+
+
+def _raise_unaligned(matmul, a0, a1, b0, b1, a_ndim, b_ndim, at):
+    if matmul:
+        message = (f"matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                   f"(n?,k),(k,m?)->(n?,m?) (size {b0} is different from {a1 if a_ndim == 2 else a0})")
+    else:
+        shape_a = f"({a0},)" if a_ndim == 1 else f"({a0},{a1})"
+        shape_b = f"({b0},)" if b_ndim == 1 else f"({b0},{b1})"
+        message = (f"shapes {shape_a} and {shape_b} not aligned: {a1 if a_ndim == 2 else a0} (dim {a_ndim - 1}) "
+                   f"!= {b0} (dim 0)")
+    raise located(ValueError, message, at)
+
+
+@numba.njit("void(int64, int64, int64, int64, int64, int64, int64, int64)", cache=True)
+def _unaligned(matmul, a0, a1, b0, b1, a_ndim, b_ndim, at):
+    """Compiled once and cached, its message built in Python (object mode; runtime/messages.py says why)."""
+    with numba.objmode():
+        _raise_unaligned(matmul, a0, a1, b0, b1, a_ndim, b_ndim, at)
+
+
+def _product(matmul):
+    def typer(a, b, at=0):
+        if not (isinstance(a, types.Array) and isinstance(b, types.Array)) or a.ndim not in (1, 2) \
+                or b.ndim not in (1, 2):
+            return None
+        dtype = np.result_type(np.dtype(str(a.dtype)), np.dtype(str(b.dtype)))
+        if dtype.kind not in "biu":
+            return None
+        cast = getattr(np, dtype.name if dtype.kind != "b" else "bool_")
+        logical = dtype.kind == "b"
+        wide = np.uint64 if dtype.kind == "u" else np.int64
+        two_a, two_b = a.ndim == 2, b.ndim == 2
+
+        def impl(a, b, at=0):
+            m = a.shape[0] if two_a else 1
+            k = a.shape[1] if two_a else a.shape[0]
+            p = b.shape[1] if two_b else 1
+            if b.shape[0] != k:
+                _unaligned(np.int64(matmul), np.int64(a.shape[0]), np.int64(a.shape[-1]), np.int64(b.shape[0]),
+                           np.int64(b.shape[-1]), np.int64(a.ndim), np.int64(b.ndim), np.int64(at))
+            a2 = np.ascontiguousarray(a).reshape((m, k))
+            b2 = np.ascontiguousarray(b).reshape((k, p))
+            out = np.empty((m, p), cast)
+            for i in range(m):
+                for j in range(p):
+                    if logical:
+                        found = False
+                        for t in range(k):
+                            if a2[i, t] and b2[t, j]:
+                                found = True
+                                break
+                        out[i, j] = found
+                    else:
+                        s = wide(0)
+                        for t in range(k):
+                            s += wide(a2[i, t]) * wide(b2[t, j])
+                        out[i, j] = cast(s)
+            return out
+
+        return _ranked(register_jitable(impl), two_a, two_b)
+
+    return typer
+
+
+def _ranked(product, two_a, two_b):
+    """`product` (an m × p array) in NumPy's result rank: a number for two vectors, a vector for one."""
+    if two_a and two_b:
+        return product
+    if two_a or two_b:
+        def vector(a, b, at=0):
+            return product(a, b, at).ravel()
+
+        return vector
+
+    def number(a, b, at=0):
+        return product(a, b, at)[0, 0]
+
+    return number
+
+
+overload(int_dot, jit_options={"nogil": True})(_product(False))
+overload(int_matmul, jit_options={"nogil": True})(_product(True))
