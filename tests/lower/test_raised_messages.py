@@ -129,3 +129,17 @@ def test_integer_dtype_constructors_of_python_numbers(k):
     for fn in (as_int8, as_uint64, fill_with):
         args = (np.zeros(2, np.int16), k) if fn is fill_with else (k,)
         assert_matches(fn, {"cuvil": FITTED[fn]}, *args)
+
+
+def full_of(a, k):
+    return np.full(3, k, a.dtype), np.full_like(a, k), np.full(2, fill_value=k, dtype=a.dtype)
+
+
+@settings(max_examples=25, deadline=None)
+@given(dtype=st.sampled_from([*WIDTHS, np.uint64, np.int64]), size=st.integers(1, 3), k=st.sampled_from(
+    [0, 1, -1, 127, 128, -128, -129, 255, 256, 2**15, 2**31, -(2**31) - 1, 2**32, 2**62, -(2**62)]))
+def test_a_python_int_filling_an_integer_array_must_fit_its_dtype(dtype, k, size):
+    """`np.full(3, 300, np.int8)` is NumPy 2's OverflowError, where Numba wrapped it to 44s."""
+    jitted = cuvil.jit(full_of)
+    for length in (size, size, size + 2):  # first call, guard hit, guard miss
+        assert_matches(full_of, {"cuvil": jitted}, np.ones(length, dtype), k)

@@ -45,9 +45,11 @@ def fitted(node: cst.BaseExpression, kind: Type, dtype: str, numpy: str,
 
 def fitted_call(original: cst.Call, updated: cst.Call, types: Types, numpy: Callable[[], str],
                 intrinsic: Callable[[str, str], str]) -> cst.Call | None:
-    """`a.fill(v)` into an integer array, `np.int8(v)`: `v` fitted first (None: nothing to fit). `numpy()` names
-    NumPy in the generated module (and imports it: called only when needed)."""
+    """`a.fill(v)` into an integer array, `np.int8(v)`, `np.full(n, v, np.int8)`: `v` fitted first (None: nothing
+    to fit). `numpy()` names NumPy in the generated module (and imports it: called only when needed)."""
     name = types.calls.effect(original).name
+    if name in ("numpy.full", "numpy.full_like"):
+        return _fitted_fill(original, updated, types, numpy, intrinsic)
     if len(original.args) != 1 or original.args[0].keyword is not None or original.args[0].star:
         return None
     if name == ".fill" and isinstance(original.func, cst.Attribute):
@@ -60,6 +62,24 @@ def fitted_call(original: cst.Call, updated: cst.Call, types: Types, numpy: Call
     if dtype is None or not needs_fit(value, kind, dtype):
         return None
     return updated.with_changes(args=[cst.Arg(fitted(updated.args[0].value, kind, dtype, numpy(), intrinsic))])
+
+
+def _fitted_fill(original: cst.Call, updated: cst.Call, types: Types, numpy: Callable[[], str],
+                 intrinsic: Callable[[str, str], str]) -> cst.Call | None:
+    """`np.full(n, 300, np.int8)`: NumPy 2's OverflowError for a Python int the dtype cannot hold (Numba wrapped
+    it). Only ints: NumPy fills with an unsafe cast, so a Python float is truncated without an error."""
+    result = types.of(original)
+    k = next((i for i, a in enumerate(original.args) if a.keyword is not None and a.keyword.value == "fill_value"),
+             1 if len(original.args) > 1 and original.args[1].keyword is None else None)
+    if not isinstance(result, Array) or k is None:
+        return None
+    value = original.args[k].value
+    kind = types.of(value)
+    if not weak_int(kind) or not needs_fit(value, kind, result.dtype):
+        return None
+    args = list(updated.args)
+    args[k] = args[k].with_changes(value=fitted(args[k].value, kind, result.dtype, numpy(), intrinsic))
+    return updated.with_changes(args=args)
 
 
 def _literal_fits(node: cst.BaseExpression, dtype: str) -> bool:
