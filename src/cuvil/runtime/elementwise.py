@@ -167,7 +167,32 @@ def _signed_unsigned_cmp(s, u):
 
 @overload(true_divide, jit_options=_NUMPY)
 def _true_divide(a, b):
+    if isinstance(a, types.Complex) or isinstance(b, types.Complex):
+        return _complex_divide(a, b)
     return lambda a, b: a / b
+
+
+def _complex_divide(a, b):
+    """NumPy's complex division (Smith's, as its loops and scalars do it): a zero divisor gives infinities and
+    NaNs, where Numba raises ZeroDivisionError, and the rounding is NumPy's."""
+    narrow = types.complex64 in (a, b) and types.complex128 not in (a, b)
+    part = np.float32 if narrow else np.float64
+    make = np.complex64 if narrow else np.complex128
+
+    def impl(a, b):
+        ar, ai, br, bi = part(a.real), part(a.imag), part(b.real), part(b.imag)
+        abs_br, abs_bi = abs(br), abs(bi)
+        if abs_br >= abs_bi:
+            if abs_br == 0 and abs_bi == 0:
+                return make(complex(ar / abs_br, ai / abs_br))
+            rat = bi / br
+            scl = part(1.0) / (br + bi * rat)
+            return make(complex((ar + ai * rat) * scl, (ai - ar * rat) * scl))
+        rat = br / bi
+        scl = part(1.0) / (bi + br * rat)
+        return make(complex((ar * rat + ai) * scl, (ai * rat - ar) * scl))
+
+    return impl
 
 
 def _integer_arrays(into, a, b):
