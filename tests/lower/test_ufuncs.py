@@ -232,3 +232,18 @@ def test_inline_where_of_python_numbers_against_every_dtype(dtype, data):
 def test_numpy_functions_of_python_numbers_are_numpy_scalars(expr, k):
     """np.<ufunc> of Python numbers is a NumPy scalar (float64 or int64), never Python-int arithmetic."""
     assert_like_numpy(jitted(f"def f(k):\n    return {expr}\n"), k)
+
+
+@settings(max_examples=20, deadline=None)
+@given(dtype=st.sampled_from(["float32", "float64"]), data=st.data())  # float16: lower/half.py, refused whole
+def test_sign_of_floats_is_numpys_signed_zeros_included(dtype, data):
+    """NumPy's sign of -0.0 is +0.0 (Numba's kept -0.0); nan stays nan, infinities give ±1. Whole arrays,
+    elements and the scalar of an element; first call, guard hit, guard miss."""
+    fn = jitted("def f(a):\n    return np.sign(a), np.full(1, np.sign(a[0])), np.sign(a[-1:])\n")
+    values = st.sampled_from([-0.0, 0.0, np.nan, np.inf, -np.inf, 1e-300, -2.5]) | st.floats(-3, 3)
+    for size in (2, 2, 3):
+        a = np.array(data.draw(st.lists(values, min_size=size, max_size=size)), dtype)
+        for got, expected in zip(fn(a), fn.py_func(a), strict=True):
+            assert (got.dtype, got.shape) == (expected.dtype, expected.shape)
+            assert np.array_equal(got, expected, equal_nan=True)
+            assert np.array_equal(np.signbit(got), np.signbit(expected)), (a, got, expected)

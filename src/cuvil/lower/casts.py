@@ -38,7 +38,8 @@ _NATIVE = frozenset({"int64", "float64", "complex128", "bool"})  # what Numba co
 _NUMPY_SEMANTICS = {"true_divide": "true_divide", "floor_divide": "floor_divide", "remainder": "remainder",
                     "left_shift": "left_shift", "right_shift": "right_shift"}
 _CALL_SEMANTICS = {**_NUMPY_SEMANTICS, "power": "power"}  # `**` has its own rewrite (codegen/cpu.py PythonPow)
-_INTEGER_SEMANTICS = frozenset({"fmod", "sign"})
+_OWN_SEMANTICS = {"fmod": ("iub", ()), "sign": ("iub", ("float32", "float64"))}  # operand kinds and dtypes
+# where Numba's differ from NumPy's (a half's sign is computed by lower/half.py)
 _FLOAT64 = (Scalar("float64"), Scalar("float64", True))
 _VECTOR_MATH = {"math.erf": "erf", "math.tanh": "tanh"}  # math.exp and math.log raise: the semantics issue's
 _UFUNC_CALLS = {f"cuvil.runtime.elementwise.{name}": name  # the lowering's calls, NumPy's ufuncs by other names
@@ -336,9 +337,10 @@ class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, cst.CS
                 converted = self._convert(originals, [a.value for a in positional[: ufunc.nin]], ufunc.__name__,
                                           strict=True)
                 semantics = _CALL_SEMANTICS.get(ufunc.__name__)
-                if ufunc.__name__ in _INTEGER_SEMANTICS and all(
-                        np.dtype(getattr(self.types.of(o), "dtype", "float64")).kind in "iub" for o in originals):
-                    semantics = ufunc.__name__  # Numba's integer fmod and unsigned sign are not NumPy's
+                kinds_dtypes = _OWN_SEMANTICS.get(ufunc.__name__)
+                dtypes = [np.dtype(getattr(self.types.of(o), "dtype", "float64")) for o in originals]
+                if kinds_dtypes and all(d.kind in kinds_dtypes[0] or d.name in kinds_dtypes[1] for d in dtypes):
+                    semantics = ufunc.__name__  # Numba's integer fmod, unsigned sign and sign of -0.0 are not NumPy's
                 if len(updated.args) > ufunc.nin:
                     into = self.division_out(ufunc.__name__, originals, converted, updated.args[-1].value)
                     if into is not None:  # integers: Numba's own loops are not NumPy's (lower/division_into.py)

@@ -358,6 +358,24 @@ def _sign(a):
         return lambda a: a - a + (1 if a > 0 else 0)
     if isinstance(a, types.Integer | types.Boolean):
         return lambda a: a - a + ((a > 0) - (a < 0))
+    float_type = a.dtype if isinstance(a, types.Array) else a
+    if isinstance(float_type, types.Float):  # NumPy's sign of -0.0 is +0.0 (Numba's keeps it); nan stays nan
+        one, zero = getattr(np, str(float_type))(1.0), getattr(np, str(float_type))(0.0)
+
+        def of(v):
+            return one if v > 0 else -one if v < 0 else (v if v != v else zero)
+
+        element = register_jitable(of)
+        if not isinstance(a, types.Array):
+            return lambda a: element(a)
+
+        def array(a):  # an array expression the lowering left whole
+            out = np.empty(a.shape, a.dtype)
+            for index in np.ndindex(a.shape):
+                out[index] = element(a[index])
+            return out
+
+        return array
     return lambda a: np.sign(a)
 
 
