@@ -157,8 +157,9 @@ def test_recompiles_are_logged_when_asked(monkeypatch, caplog):
     ("""
         def f(a, b):
             return a @ b
-        """, (np.ones((2, 3)), np.ones((4, 2))), 2, "matmul: Input operand 1 has a mismatch in its core dimension 0, "
-                                                   "with gufunc signature (n?,k),(k,m?)->(n?,m?) (size 4 is different from 3)"),
+        """, (np.ones((2, 3)), np.ones((4, 2))), 2,
+     "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) "
+     "(size 4 is different from 3)"),
     ("""
         def f(a):
             return a.reshape((5, -1))

@@ -142,7 +142,7 @@ class NumpyRules:
             return self.matmul(self.of(args[0]), self.of(args[1]))
         if name in ("arange",):
             kinds = [self.of(a) for a in args]
-            dtype = _dtype_name(keywords.get("dtype"), self.calls) or (
+            dtype = _dtype_name(keywords.get("dtype", args[3] if len(args) > 3 else None), self.calls) or (
                 "float64" if any(getattr(k, "dtype", "") .startswith("float") for k in kinds) else "int64")
             return Array(dtype, 1)
         if name == "linspace":

@@ -243,6 +243,8 @@ class Rules(NumpyRules):
             return array if name.endswith(".sort_axis") else Array("int64", array.ndim)
         if name in ("cuvil.runtime.axes.argmax_axis", "cuvil.runtime.axes.argmin_axis") and len(args) >= 2:
             return self.numpy(name.rsplit(".", 1)[1][:6], args[:1], {"axis": args[1]})  # np.argmax's rule
+        if name == "cuvil.runtime.ranges.arange" and len(args) == 4:  # lower/library_results.py: its dtype
+            return self.numpy("arange", args[:3], {"dtype": args[3]})
         if name in ("cuvil.runtime.products.int_dot", "cuvil.runtime.products.int_matmul") and len(args) == 2:
             return self.matmul(self.of(args[0]), self.of(args[1]))  # np.dot's rule (lower/library_results.py)
         if name in ("cuvil.runtime.statistics.var", "cuvil.runtime.statistics.std") and args:  # np.var's rule

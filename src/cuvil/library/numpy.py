@@ -98,6 +98,7 @@ LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.inplace.inplac
                      *(f"cuvil.runtime.axes.{n}" for n in ("cumprod_axis", "sort_axis", "argsort_axis",
                                                            "sort_in_place", "argmax_axis", "argmin_axis")),
                      "cuvil.runtime.products.int_dot", "cuvil.runtime.products.int_matmul",
+                     "cuvil.runtime.ranges.arange",
                      *(f"cuvil.runtime.elementwise.{n}" for n in (
                          "broadcast_shape", "numpy_refuses", "python_int_as", "python_float_as")),
                      *(f"cuvil.runtime.pymath.{n}" for n in DOMAINS), *INTO, *UPDATES,
@@ -225,6 +226,7 @@ _TABLE: dict[str, Entry] = {
     **_entries("cuvil.runtime.axes.argmax_axis cuvil.runtime.axes.argmin_axis", raises="opaque"),
     **_entries("cuvil.runtime.statistics.var cuvil.runtime.statistics.std"),  # np.var(a): nan for an empty a
     **_entries("cuvil.runtime.products.int_dot cuvil.runtime.products.int_matmul", raises="opaque"),
+    **_entries("cuvil.runtime.ranges.arange", raises="opaque"),  # np.arange with float arguments
     **_entries("cuvil.runtime.intrinsics.py_pow cuvil.runtime.intrinsics.pow_exponent "
                "cuvil.runtime.intrinsics.math_pow", raises="opaque"),
     # lower/library_raises.py's checks before a statement Numba's library would fail in its own words

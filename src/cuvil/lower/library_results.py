@@ -71,6 +71,8 @@ class LibraryResults:
             return self._sort_in_place(original, updated)
         if short in ("argmax", "argmin"):
             return self._arg_extreme(original, updated, short, name.startswith("."))
+        if name == "numpy.arange":
+            return self._arange(original, updated)
         if name in ("numpy.dot", ".dot") and len(updated.args) == (1 if name == ".dot" else 2) \
                 and all(a.keyword is None for a in updated.args):
             operands = [(cst.ensure_type(original.func, cst.Attribute).value,
@@ -107,6 +109,26 @@ class LibraryResults:
             flat = cst.Call(cst.Attribute(numpy, cst.Name("ravel")), [cst.Arg(owner)])
             return cst.Call(cst.Attribute(numpy, cst.Name(short)), [cst.Arg(flat)])
         return cst.Call(cst.Name(self.intrinsic("cuvil.runtime.axes", helper)), [cst.Arg(owner), cst.Arg(axis)])
+
+    def _arange(self, original: cst.Call, updated: cst.Call) -> cst.Call | None:
+        """`np.arange(start, stop, step)` with a Python float among them (or `dtype=`, 4th by position) →
+        `arange(start, stop, step, dtype)` (runtime/ranges.py): NumPy's values, not Numba's `start + i * step`."""
+        numbers = [a for a in updated.args if a.keyword is None]
+        keywords = {a.keyword.value: a.value for a in updated.args if a.keyword is not None}
+        result = self.types.of(original)
+        if not 1 <= len(numbers) <= 4 or set(keywords) - {"dtype"} or not isinstance(result, Array):
+            return None
+        kinds = [self.types.of(a.value) for a in original.args if a.keyword is None][:3]
+        if not all(isinstance(k, Scalar) and k.weak and k.dtype in ("int64", "float64", "bool") for k in kinds) \
+                or not any(k.dtype == "float64" for k in kinds):  # type: ignore[union-attr]
+            return None  # Python ints only: Numba's values are exact; NumPy scalars: their own arithmetic
+        values = [a.value for a in numbers[:3]]
+        start, stop, step = (cst.Integer("0"), values[0], cst.Integer("1")) if len(values) == 1 else \
+            (values[0], values[1], cst.Integer("1")) if len(values) == 2 else values
+        dtype = cst.Attribute(cst.Name(self.numpy()), cst.Name(result.dtype))
+        helper = self.intrinsic("cuvil.runtime.ranges", "arange")
+        return cst.Call(cst.Name(helper), [cst.Arg(v.with_changes(lpar=[], rpar=[])) for v in (start, stop, step)]
+                        + [cst.Arg(dtype)])
 
     def integer_product(self, original: list[cst.BaseExpression], updated: list[cst.BaseExpression],
                         dot: bool) -> cst.Call | None:
