@@ -93,22 +93,34 @@ class LibraryResults:
         """`np.cumprod(a, axis=k)`, `np.sort(a, axis=k)`, `np.argsort(a)` of a 2-D array …: runtime/axes.py, which
         does what Numba lacks; `axis=None` is the flattened array's, Numba's own."""
         helper, default = _ALONG[short]
-        owner = cst.ensure_type(updated.func, cst.Attribute).value if method else \
-            updated.args[0].value if updated.args and updated.args[0].keyword is None else None
-        kind = self.types.of(cst.ensure_type(original.func, cst.Attribute).value if method else
-                             original.args[0].value) if owner is not None else None
-        rest = list(updated.args if method else updated.args[1:])
-        if owner is None or not isinstance(kind, Array) or len(rest) > 1 \
-                or (rest and rest[0].keyword is not None and rest[0].keyword.value != "axis"):
+        found = self._array_and_axis(original, updated, method)
+        if found is None or len(found[2]) > 1:
             return None  # dtype=, kind=, out=: Numba refuses those in its words
+        owner, kind, rest = found
         if not rest and (default is None or kind.ndim < 2):
             return None  # Numba's own: the flattened product, the last axis sorted, a 1-D argsort
         axis = rest[0].value if rest else cst.UnaryOperation(cst.Minus(), cst.Integer(str(-(default or 0))))
         numpy = cst.Name(self.numpy())
-        if isinstance(axis, cst.Name) and axis.value == "None":
+        if _is_none(axis):
             flat = cst.Call(cst.Attribute(numpy, cst.Name("ravel")), [cst.Arg(owner)])
             return cst.Call(cst.Attribute(numpy, cst.Name(short)), [cst.Arg(flat)])
         return cst.Call(cst.Name(self.intrinsic("cuvil.runtime.axes", helper)), [cst.Arg(owner), cst.Arg(axis)])
+
+    def _array_and_axis(self, original: cst.Call, updated: cst.Call,
+                        method: bool) -> tuple[cst.BaseExpression, Array, list[cst.Arg]] | None:
+        """The array a call along an axis works on (`a.f(…)`, or `np.f(a, …)` by position), its type, and the
+        arguments after it; None when it is not an array or another keyword than `axis=` is given."""
+        if method:
+            owner = cst.ensure_type(updated.func, cst.Attribute).value
+            kind = self.types.of(cst.ensure_type(original.func, cst.Attribute).value)
+        elif updated.args and updated.args[0].keyword is None:
+            owner, kind = updated.args[0].value, self.types.of(original.args[0].value)
+        else:
+            return None
+        rest = list(updated.args if method else updated.args[1:])
+        if not isinstance(kind, Array) or any(a.keyword is not None and a.keyword.value != "axis" for a in rest):
+            return None
+        return owner, kind, rest
 
     def _arange(self, original: cst.Call, updated: cst.Call) -> cst.Call | None:
         """`np.arange(start, stop, step)` with a Python float among them (or `dtype=`, 4th by position) →
@@ -146,33 +158,20 @@ class LibraryResults:
         """`np.argmax(a, axis=k)`, `a.argmin(k)` → `argmax_axis(a, k)` (runtime/axes.py): NumPy's ValueError for
         an empty axis, where Numba's divides by its length; without an axis (or with `out=`, `keepdims=`),
         Numba's own."""
-        rest = list(updated.args if method else updated.args[1:])
-        if len(rest) != 1 or (rest[0].keyword is not None and rest[0].keyword.value != "axis") \
-                or (not method and (not updated.args or updated.args[0].keyword is not None)):
-            return None
-        axis = rest[0].value
-        if isinstance(axis, cst.Name) and axis.value == "None":
-            return None
-        owner = cst.ensure_type(updated.func, cst.Attribute).value if method else updated.args[0].value
-        kind = self.types.of(cst.ensure_type(original.func, cst.Attribute).value if method else original.args[0].value)
-        if not isinstance(kind, Array):
+        found = self._array_and_axis(original, updated, method)
+        if found is None or len(found[2]) != 1 or _is_none(found[2][0].value):
             return None
         helper = self.intrinsic("cuvil.runtime.axes", f"{short}_axis")
-        return cst.Call(cst.Name(helper), [cst.Arg(owner), cst.Arg(axis)])
+        return cst.Call(cst.Name(helper), [cst.Arg(found[0]), cst.Arg(found[2][0].value)])
 
     def _sort_in_place(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression | None:
         """`a.sort(axis=k)`, `a.sort(k)` → `sort_in_place(a, k)` (runtime/axes.py); `kind=`/`order=` stay Numba's
-        refusal, `a.sort()` Numba's own (the last axis)."""
-        kind = self.types.of(cst.ensure_type(original.func, cst.Attribute).value)
-        axis = updated.args[0]
-        if not isinstance(kind, Array) or len(updated.args) > 1 \
-                or (axis.keyword is not None and axis.keyword.value != "axis"):
-            return None
-        owner = cst.ensure_type(updated.func, cst.Attribute).value
-        if isinstance(axis.value, cst.Name) and axis.value.value == "None":  # a TypeError in NumPy, refused by Numba
+        refusal, `a.sort()` Numba's own (the last axis), `axis=None` NumPy's TypeError that Numba refuses."""
+        found = self._array_and_axis(original, updated, True)
+        if found is None or len(found[2]) != 1 or _is_none(found[2][0].value):
             return None
         return cst.Call(cst.Name(self.intrinsic("cuvil.runtime.axes", "sort_in_place")),
-                        [cst.Arg(owner), cst.Arg(axis.value)])
+                        [cst.Arg(found[0]), cst.Arg(found[2][0].value)])
 
     def _widened(self, original: cst.Call, updated: cst.Call, short: str) -> cst.BaseExpression:
         """`np.std(float32_array)` is a float32 in NumPy; Numba computes it, and returns it, in float64 (its
@@ -240,3 +239,7 @@ class LibraryResults:
         numpy = cst.Name(self.numpy())
         inner = cst.Call(cst.Attribute(numpy, cst.Name("maximum")), [cst.Arg(a), cst.Arg(lo)])
         return cst.Call(cst.Attribute(numpy, cst.Name("minimum")), [cst.Arg(inner), cst.Arg(hi)])
+
+
+def _is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
