@@ -151,7 +151,7 @@ def test_explain_names_a_block_per_row():
     fn, got, want = run(softmax_arrays, x)
     found, = mapping(fn)  # the launcher's names for the lowered shapes are the lowering's
     assert found.startswith("grid kernel softmax_arrays_k0: block per row, up to 256 threads along the row, reduces "
-                            "_acc0 maximum, _acc1 + across the block, rows(")
+                            "_acc0 maximum_nonan, _nan0 +, _acc1 + across the block, rows(")
 
 
 def test_integer_row_sums_are_exact_first_call_hit_and_miss():

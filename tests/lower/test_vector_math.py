@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -81,7 +81,26 @@ def test_fastmath_keeps_the_same_kernel(name):
 def test_max_min_along_an_axis_are_numpys(x):
     f = jitted(ALONG)
     assert_like_numpy(f, x)
-    assert "maximum(" in f.source()
+    assert "maximum_nonan(" in f.source()  # the vectorized form (lower/math.py)
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_long_row_extremes_find_every_nan_and_the_true_extreme(parallel, data):
+    """Rows long enough for the vectorized body and its scalar tail: the NaN-blind step (maxnum) must lose no NaN
+    wherever it sits, and the extreme wherever it sits; first call, guard hit, guard miss (float64)."""
+    f = jitted(ALONG, parallel=parallel)
+    for dtype, rows in (("float32", 3), ("float32", 3), ("float64", 5)):
+        cols = data.draw(st.integers(1, 300), label="cols")
+        rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+        x = (rng.standard_normal((rows, cols)) * 10.0 ** rng.integers(-30, 30, (rows, cols))).astype(dtype)
+        x[rng.random((rows, cols)) < 0.05] = -0.0  # signed zeros among the rest
+        for r in range(rows):  # a NaN, an infinity or nothing at a drawn place in each row
+            special = data.draw(st.sampled_from([None, np.nan, np.inf, -np.inf]), label="special")
+            if special is not None:
+                x[r, data.draw(st.integers(0, cols - 1), label="at")] = special
+        assert_like_numpy(f, x)
 
 
 @given(x=hnp.arrays("float32", st.integers(0, 30), elements=st.floats(-10, 10, width=32)))

@@ -20,12 +20,11 @@ iterations is independent of the others but for reductions: what it writes is in
 bare, on one axis (a different element per iteration); an array it writes it reads only at that same
 element; an array it reads under another name is one the launcher proves apart from the written ones (the
 loop's run-time overlap checks, or an array the function allocated); every other name it binds is set before
-it is read in the iteration and dead after the loop. A reduction `acc = max(acc, v)` (min, np.maximum,
-np.minimum) starts from `acc` on every thread (they are idempotent: NaN and ordering as Python's, one
-element at a time); `acc += v` (`-=`, `*=`, NumPy's sums) starts from `acc` on thread 0 and from the
-identity on the others, so one thread (the serial twin) adds in Python's order. Any other shape — a row
-statement that writes an array, a call that may, an inner loop with a carried value — keeps one thread per
-row.
+it is read in the iteration and dead after the loop. A reduction `acc = max(acc, v)` (min, np.maximum, np.minimum,
+the NaN-counted maximum_nonan/minimum_nonan) starts from `acc` on every thread (they are idempotent: NaN and
+ordering as Python's, one element at a time); `acc += v` (`-=`, `*=`, NumPy's sums) starts from `acc` on thread 0
+and from the identity on the others, so one thread (the serial twin) adds in Python's order. Any other shape — a
+row statement that writes an array, a call that may, an inner loop with a carried value — keeps one thread per row.
 """
 
 from __future__ import annotations
@@ -41,7 +40,7 @@ from .cuda import BUILTINS, Context, DeviceCode, Kernel, Raised, Stmts, _functio
 from .cuda_jam import jam, jammable
 
 SHUFFLED = frozenset({"float32", "float64", "int32", "int64"})  # the types cuda.shfl_down_sync moves
-IDEMPOTENT = frozenset({"max", "min", "maximum", "minimum"})
+IDEMPOTENT = frozenset({"max", "min", "maximum", "minimum", "maximum_nonan", "minimum_nonan"})
 SUMS = {cst.AddAssign: ("+", "0"), cst.SubtractAssign: ("+", "0"), cst.MultiplyAssign: ("*", "1")}
 PURE_BUILTINS = frozenset({"max", "min", "abs", "float", "int", "bool", "len", "range", "round"})
 

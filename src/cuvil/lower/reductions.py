@@ -1,15 +1,15 @@
 """Reductions as accumulating loops: what each one initializes, updates per element and finishes with.
 
     np.sum(x)          acc = np.float64(0)  ...  acc += x[i]            → np.float32(acc) for float32 x
-    np.max(x, axis=1)  acc = -inf, nan = 0  ...  acc = max(acc, v)      → nan if any element was nan
+    np.max(x, axis=1)  acc = -inf, nan = 0  ...  acc = maximum_nonan(acc, v)  → nan if any element was nan
                                                   nan += v != v
 
 NumPy's results: float32 and float16 sums and means accumulate in float64 and round once (NumPy's pairwise
 sum is that accurate; a float32 running sum is not); max and min propagate NaN and raise NumPy's ValueError on
 an empty reduction; mean of nothing is nan. The update of `sum`, `prod` and `max`/`min` is of a form Numba
 recognizes as a parallel reduction; a float max/min/sum/mean along an axis, whose loop stays serial inside the
-parallel loop over the output, is `acc = maximum(acc, v)` or `acc = add_any_order(acc, v)` instead, which
-vectorize (lower/math.py, runtime/reorder.py).
+parallel loop over the output, is `acc = maximum_nonan(acc, v)` (NaNs counted beside it) or
+`acc = add_any_order(acc, v)` instead, which vectorize (lower/math.py, runtime/reorder.py).
 """
 
 from __future__ import annotations
@@ -179,10 +179,11 @@ class _Extreme:
         if kind != "f":
             update: Stmts = [assign(cst.Name(acc), pick.with_changes(args=[*pick.args, cst.Arg(value)]), origin)]
             return Pieces(check, init, update, [], cst.Name(acc), set())
+        # Along an axis (a serial loop) a NaN-blind step LLVM vectorizes (lower/math.py); a whole-array loop keeps
+        # `max`, a reduction Numba's parfor knows. Either way NaNs are counted and win at the end.
         vector = math.reduction("max" if self.largest else "min", dtype) if serial else None
-        if vector is not None:  # NaN wins in llvm.maximum: no count, and the loop vectorizes (lower/math.py)
-            call = cst.Call(cst.Name(intrinsic(*vector)), [cst.Arg(cst.Name(acc)), cst.Arg(value)])
-            return Pieces(check, init, [assign(cst.Name(acc), call, origin)], [], cst.Name(acc), set())
+        if vector is not None:
+            pick = cst.Call(cst.Name(intrinsic(*vector)), [cst.Arg(cst.Name(acc))])
         element, nans = fresh("_v"), fresh("_nan")
         init.append(assign(cst.Name(nans), cst.Integer("0"), origin))
         is_nan = cst.Comparison(cst.Name(element), [cst.ComparisonTarget(cst.NotEqual(), cst.Name(element))])

