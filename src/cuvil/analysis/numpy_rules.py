@@ -55,6 +55,14 @@ def _dtype_name(node: cst.BaseExpression | None, calls: Calls) -> str | None:
     return None
 
 
+def rounded(t: Type) -> Type:
+    """`np.round(x)`'s type: x's own (a Python number's as a NumPy scalar, `np.round(2.5)` is np.float64);
+    unknown for a bool (NumPy's `rint`, a float16, or with decimals other than 0 its TypeError)."""
+    if not isinstance(t, Array | Scalar) or t.dtype == "bool":
+        return UNKNOWN
+    return Array(t.dtype, t.ndim) if isinstance(t, Array) else Scalar(t.dtype)
+
+
 def _ndim_of_shape(t: Type) -> int | None:
     if isinstance(t, Tuple):
         return len(t.items)
@@ -160,7 +168,11 @@ class NumpyRules:
             return Array(first.dtype, 1)
         if name == "clip" and len(args) == 3 and not keywords:
             return self.clip([self.of(a) for a in args])
-        if name in ("transpose", "sort", "clip", "round", "around", "flip", "abs") and isinstance(first, Array):
+        if name in ("round", "around"):
+            if len(args) == 1 and not keywords and isinstance(first, Array) and first.dtype == "bool":
+                return Array("float16", first.ndim)  # NumPy's rint (lower/arrays.py lowers it so)
+            return rounded(first)
+        if name in ("transpose", "sort", "clip", "flip", "abs") and isinstance(first, Array):
             return first
         return UNKNOWN
 
@@ -196,6 +208,8 @@ class NumpyRules:
             if rest and "axis" not in keywords:
                 keywords = {**keywords, "axis": rest[0]}
             return self.reduction(name, owner, keywords)
+        if name == "round":
+            return rounded(owner)
         if not isinstance(owner, Array):
             return UNKNOWN
         if name == "astype" and rest:

@@ -17,7 +17,7 @@ import numpy as np
 from ..cfg.effects import Calls
 from ..frontend.walk import walk
 from ..normalize.names import bound_names
-from .numpy_rules import NumpyRules
+from .numpy_rules import NumpyRules, rounded
 from .types import (
     BOOL,
     COMPLEX,
@@ -247,6 +247,10 @@ class Rules(NumpyRules):
             return self.numpy("arange", args[:3], {"dtype": args[3]})
         if name in ("cuvil.runtime.products.int_dot", "cuvil.runtime.products.int_matmul") and len(args) == 2:
             return self.matmul(self.of(args[0]), self.of(args[1]))  # np.dot's rule (lower/library_results.py)
+        if name in ("cuvil.runtime.rounding.around", "cuvil.runtime.rounding.around_f16") and args:  # np.round
+            return rounded(self.of(args[0]))
+        if name == "cuvil.runtime.rounding.around_into" and len(args) == 3:  # np.round(a, d, out): out
+            return self.of(args[2])
         if name in ("cuvil.runtime.statistics.var", "cuvil.runtime.statistics.std") and args:  # np.var's rule
             return self.numpy(name.rsplit(".", 1)[1], args[:1], {})
         if name == "cuvil.runtime.axes.sort_in_place":  # a.sort(axis=k), lowered: None, as the method

@@ -228,6 +228,8 @@ _TABLE: dict[str, Entry] = {
     **_entries("cuvil.runtime.statistics.var cuvil.runtime.statistics.std"),  # np.var(a): nan for an empty a
     **_entries("cuvil.runtime.products.int_dot cuvil.runtime.products.int_matmul", raises="opaque"),
     **_entries("cuvil.runtime.ranges.arange", raises="opaque"),  # np.arange with float arguments
+    **_entries("cuvil.runtime.rounding.around cuvil.runtime.rounding.around_f16"),  # np.round in the dtype
+    **_entries("cuvil.runtime.rounding.around_into", writes=(Arg(2),), views=(Arg(2),), raises="opaque"),
     **_entries("cuvil.runtime.intrinsics.py_pow cuvil.runtime.intrinsics.pow_exponent "
                "cuvil.runtime.intrinsics.math_pow", raises="opaque"),
     # lower/library_raises.py's checks before a statement Numba's library would fail in its own words

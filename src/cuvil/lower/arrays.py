@@ -181,13 +181,16 @@ class _Statement:
 
     def elementwise_call(self, node: cst.Call) -> str | None:
         """Calls that are elementwise NumPy functions under another name: Python's power (the front end wrote
-        `a ** b` so), and the builtin `abs`."""
+        `a ** b` so), the builtin `abs`, and `np.round` of a bool array (NumPy's `rint`)."""
         name = self.l.types.calls.effect(node).name
         if all(a.keyword is None for a in node.args):
             if name == "cuvil.runtime.intrinsics.py_pow" and len(node.args) == 2:
                 return "power"
             if name == "abs" and len(node.args) == 1:
                 return "absolute"
+            if name in ("numpy.round", "numpy.around") and len(node.args) == 1 \
+                    and getattr(self.l.types.of(node.args[0].value), "dtype", None) == "bool":
+                return "rint"  # NumPy's round with decimals 0: a float16 of a bool (runtime/rounding.py: others)
         return None
 
     def is_where(self, node: cst.BaseExpression) -> bool:

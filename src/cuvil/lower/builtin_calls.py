@@ -5,6 +5,7 @@ they give CPython's answer for Python numbers and NumPy's for NumPy values, wher
     float(np.float32(x))        →  np.float64(x)                   # Numba's float() keeps a float32
     range(2.5)                  →  range(as_index(2.5))            # CPython's TypeError
     round(x, 2)                 →  round_ndigits(x, 2)             # CPython's correctly rounded answer
+    round(np.float32(x), 1)     →  around(x, 1)                    # NumPy's np.round, in float32 (Numba: float64)
     round(2**53 + 1)            →  to_int(x)                       # an integer's own value (Numba: via a float)
     round(15, -1)               →  round_int_ndigits(15, -1)       # an int, exactly (Numba: 20.0)
     round(np.int8(125), -1)     →  round_integer(x, -1)            # NumPy's, in int8 (Numba: a float32)
@@ -23,6 +24,7 @@ from ..analysis.types import Array, Scalar, Type
 from . import isinstances
 
 _NARROW_FLOATS = (Scalar("float32"), Scalar("float16"))
+_NUMPY_FLOATS = frozenset(("float16", "float32", "float64"))
 _INTEGERS = frozenset("int8 int16 int32 int64 uint8 uint16 uint32 uint64".split())
 
 
@@ -57,10 +59,14 @@ class BuiltinCalls:
             check = self.intrinsic("cuvil.runtime.pyint", "as_index")
             return updated.with_changes(args=[a.with_changes(value=cst.Call(cst.Name(check), [cst.Arg(a.value)]))
                                               for a in updated.args])
+        kind = self.types.of(original.args[0].value) if name == "round" and original.args else None
+        if len(positional) == len(updated.args) == 2 and isinstance(kind, Scalar) and not kind.weak \
+                and kind.dtype in _NUMPY_FLOATS and self.arrays_into:  # np.float32.__round__ is np.round
+            rounding = "around_f16" if kind.dtype == "float16" else "around"
+            return updated.with_changes(func=cst.Name(self.intrinsic("cuvil.runtime.rounding", rounding)))
         if name == "round" and len(positional) == 2 \
                 and self.types.of(original.args[0].value) == Scalar("float64", True):  # CPython's exact rounding
             return updated.with_changes(func=cst.Name(self.intrinsic("cuvil.runtime.pymath", "round_ndigits")))
-        kind = self.types.of(original.args[0].value) if name == "round" and original.args else None
         if len(positional) == len(updated.args) == 1 and isinstance(kind, Scalar) and kind.dtype in _INTEGERS:
             return updated.with_changes(func=cst.Name(self.intrinsic("cuvil.runtime.pyint", "to_int")))  # exact
         if len(positional) == len(updated.args) == 2 and isinstance(kind, Scalar) and kind.dtype in _INTEGERS \

@@ -73,6 +73,8 @@ class LibraryResults:
             return self._arg_extreme(original, updated, short, name.startswith("."))
         if name == "numpy.arange":
             return self._arange(original, updated)
+        if name in ("numpy.round", "numpy.around", ".round"):
+            return self._round(original, updated, name == ".round")
         if name in ("numpy.dot", ".dot") and len(updated.args) == (1 if name == ".dot" else 2) \
                 and all(a.keyword is None for a in updated.args):
             operands = [(cst.ensure_type(original.func, cst.Attribute).value,
@@ -141,6 +143,57 @@ class LibraryResults:
         helper = self.intrinsic("cuvil.runtime.ranges", "arange")
         return cst.Call(cst.Name(helper), [cst.Arg(v.with_changes(lpar=[], rpar=[])) for v in (start, stop, step)]
                         + [cst.Arg(dtype)])
+
+    def _round(self, original: cst.Call, updated: cst.Call, method: bool) -> cst.BaseExpression | None:
+        """`np.round(a, d)`, `np.around(a, d)`, `a.round(d)` → `around(a, d)` (runtime/rounding.py): NumPy's
+        arithmetic in a's dtype (Numba's is float64's: a float32 0.35 rounded to 0.3); `out=` of a's dtype
+        → `around_into(a, d, out)`; a half → `around_f16(h, d)`; a bool array with a decimals other than 0,
+        NumPy's TypeError. CPU only; None for anything else (Numba's)."""
+        if method:
+            owner, kind = cst.ensure_type(updated.func, cst.Attribute).value, \
+                self.types.of(cst.ensure_type(original.func, cst.Attribute).value)
+            pairs = list(zip(original.args, updated.args, strict=True))
+        elif updated.args and updated.args[0].keyword is None:
+            owner, kind = updated.args[0].value, self.types.of(original.args[0].value)
+            pairs = list(zip(original.args[1:], updated.args[1:], strict=True))
+        else:
+            return None
+        named = {u.keyword.value: (o.value, u.value) for o, u in pairs if u.keyword is not None}
+        given = [(o.value, u.value) for o, u in pairs if u.keyword is None]
+        if not self.arrays_into or not isinstance(kind, Array | Scalar) or set(named) - {"decimals", "out"} \
+                or len(given) + len(named) > 2 or len(given) == 2 and named:
+            return None
+        decimals = given[0][1] if given else named["decimals"][1] if "decimals" in named else cst.Integer("0")
+        out = given[1] if len(given) == 2 else named.get("out")
+        if out is not None and _is_none(out[1]):
+            out = None
+        dtype = np.dtype(kind.dtype)
+        if dtype.kind == "b":
+            if out is not None or not isinstance(kind, Array) or _literal_int(decimals) == 0:
+                return None  # NumPy's rint: a float16 array, which compiled code does not compute whole
+            digits = _literal_int(decimals)
+            if digits is None:
+                return None
+            ufunc = "divide" if digits < 0 else "multiply"
+            message = (f"Cannot cast ufunc '{ufunc}' output from dtype('float64') to dtype('bool') with casting "
+                       "rule 'same_kind'")  # NumPy's multiply (or divide) by 10**d into a bool array
+            refuses = self.intrinsic("cuvil.runtime.elementwise", "numpy_refuses")
+            return cst.Call(cst.Name(refuses), [cst.Arg(owner), cst.Arg(cst.SimpleString(repr(message)))])
+        if dtype.kind not in "iufc":
+            return None
+        arguments = [cst.Arg(owner), cst.Arg(decimals)]
+        if dtype.name == "float16":
+            if not isinstance(kind, Scalar) or out is not None:
+                return None  # a half array: lower/precision.py's refusal
+            return cst.Call(cst.Name(self.intrinsic("cuvil.runtime.rounding", "around_f16")), arguments)
+        if out is None:
+            return cst.Call(cst.Name(self.intrinsic("cuvil.runtime.rounding", "around")), arguments)
+        target = self.types.of(out[0])
+        if not (isinstance(kind, Array) and isinstance(target, Array) and target.dtype == kind.dtype) \
+                or dtype.kind not in "fc":
+            return None  # an integer `out`: NumPy's divide into it refuses, or copies (Numba's own)
+        return cst.Call(cst.Name(self.intrinsic("cuvil.runtime.rounding", "around_into")),
+                        [*arguments, cst.Arg(out[1])])
 
     def integer_product(self, original: list[cst.BaseExpression], updated: list[cst.BaseExpression],
                         dot: bool) -> cst.Call | None:
@@ -239,6 +292,14 @@ class LibraryResults:
         numpy = cst.Name(self.numpy())
         inner = cst.Call(cst.Attribute(numpy, cst.Name("maximum")), [cst.Arg(a), cst.Arg(lo)])
         return cst.Call(cst.Attribute(numpy, cst.Name("minimum")), [cst.Arg(inner), cst.Arg(hi)])
+
+
+def _literal_int(node: cst.BaseExpression) -> int | None:
+    """The value of an int literal (`2`, `-1`), else None."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        inner = _literal_int(node.expression)
+        return -inner if inner is not None else None
+    return int(node.evaluated_value) if isinstance(node, cst.Integer) else None
 
 
 def _is_none(node: cst.BaseExpression) -> bool:
