@@ -89,6 +89,8 @@ class NumpyRules:
                 "uint64" if kind == "u" else dtype
         elif name in _MEANS:
             dtype = "float64" if np.dtype(dtype).kind in "biu" else dtype
+            if name in ("var", "std", "nanvar", "nanstd") and np.dtype(dtype).kind == "c":  # |x - mean|**2: real
+                dtype = np.empty(0, dtype).real.dtype.name
         elif name in _INDICES:
             dtype = "int64"
         elif name in _LOGICAL:

@@ -234,10 +234,14 @@ class LibraryResults:
         owner = original.func.value if method and isinstance(original.func, cst.Attribute) else \
             original.args[0].value if original.args else None
         kind = self.types.of(owner) if owner is not None else None
-        if short in ("var", "std") and isinstance(kind, Array) and len(updated.args) == (0 if method else 1) \
-                and all(a.keyword is None for a in updated.args):  # of an empty array: NumPy's nan
+        rest = updated.args if method else updated.args[1:]
+        if short in ("var", "std") and isinstance(kind, Array) and (method or updated.args) \
+                and all(a.keyword is None for a in updated.args[:0 if method else 1]) \
+                and [a.keyword.value if a.keyword else None for a in rest] in ([], ["ddof"]):
+            # of an empty array: NumPy's nan; `ddof=`, which Numba's do not take
             operand = cst.ensure_type(updated.func, cst.Attribute).value if method else updated.args[0].value
-            updated = cst.Call(cst.Name(self.intrinsic("cuvil.runtime.statistics", short)), [cst.Arg(operand)])
+            updated = cst.Call(cst.Name(self.intrinsic("cuvil.runtime.statistics", short)),
+                               [cst.Arg(operand), *(cst.Arg(a.value) for a in rest)])
         if short in _SUBTRACTING and isinstance(kind, Array | Scalar) and kind.dtype == "bool" and owner is not None:
             refused = ufunc_result("subtract", [kind, kind], python=False)  # NumPy subtracts: its words for bools
             message = refused.message if isinstance(refused, Refused) else "numpy boolean subtract"
