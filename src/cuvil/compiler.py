@@ -349,11 +349,13 @@ class _Module:
             return lookup(fn, originals.get(user, user)) if name in free else None
 
         def constant(binding: Binding, value: object, path: tuple[str, ...]) -> str:
-            same = next((n for n, b in self.names.items() if isinstance(b, Injected) and b.value is value), None)
+            same = next((n for n, b in self.names.items() if isinstance(b, Injected) and b.value is value
+                         or isinstance(binding, Literal) and b == binding), None)
             if same is None:
                 same = self.free_name(path[-1], tree)
                 self.names[same] = binding
-                self.injected[same] = (*self.paths[fn], back.get(path[0], path[0]), *path[1:])
+                if isinstance(binding, Injected):
+                    self.injected[same] = (*self.paths[fn], back.get(path[0], path[0]), *path[1:])
             return same
 
         reads = ModuleReads(module_of, lambda callee, path: self.add_function(

@@ -12,11 +12,12 @@ import textwrap
 import numba
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import cuvil
 from tests.helpers import define
+from tests.lower.compare import assert_like_numpy
 
 _names = itertools.count()
 
@@ -230,6 +231,37 @@ def test_module_attribute_sequences_match_python(values):
             result = jitted(3)
             assert result == fn(3) and type(result) is type(fn(3))
         assert len(cuvil.explain(jitted).compiles) == _expected_compiles(values)
+    finally:
+        del sys.modules[cfg.__name__]
+
+
+_NARROW = [("uint8", 250), ("int8", -100), ("int16", 300), ("float32", 1.1), ("float16", 0.3)]
+
+
+@settings(max_examples=20, deadline=None)
+@given(dtype_value=st.sampled_from(_NARROW), constant=st.sampled_from([10, -3, 300, 0.5, 2.5, True, False]),
+       scalar=st.booleans())
+def test_module_attribute_numbers_are_weak_as_in_numpy(dtype_value, constant, scalar):
+    """A Python number read through a module (`x + cfg.K`) is NumPy 2's weak scalar, as the same number as a
+    plain global is: a uint8 array plus cfg.K stays uint8 and wraps (or raises NumPy's OverflowError for 300),
+    a float32 times 0.5 stays float32. First call, guard hit, then the attribute rebound (a guard miss)."""
+    import types
+
+    dtype, value = dtype_value
+    assume(not (scalar and dtype == "float16"))  # a float16 NumPy scalar argument is refused (docs/semantics.md)
+    cfg = types.ModuleType(f"cfg_{next(_names)}")
+    sys.modules[cfg.__name__] = cfg
+    try:
+        cfg.K = constant
+        fn = define("""
+            def f(x):
+                return x + cfg.K, x * cfg.K
+            """, env={"cfg": cfg})
+        jitted = cuvil.jit(fn)
+        x = np.dtype(dtype).type(value) if scalar else np.array([value, 1, 0], dtype)
+        for k in (constant, constant, 7):
+            cfg.K = k
+            assert_like_numpy(jitted, x)  # values, dtypes and NumPy's errors (float64 comes back as float)
     finally:
         del sys.modules[cfg.__name__]
 

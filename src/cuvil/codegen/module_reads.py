@@ -1,7 +1,9 @@
 """What a function reads through a module (`mod.helper(x)`, `mod.ARR`, `pkg.sub.K`), bound as names of the
 generated module, as after `from mod import helper`: Numba knows no attribute `helper` of a module, and its
-inliner fails on `mod.ARR.sum()`. A function becomes a helper compiled into the module; an array or a NumPy
-scalar a global the analyses type and lower like any other. Anything else stays as written (Numba freezes it).
+inliner fails on `mod.ARR.sum()`. A function becomes a helper compiled into the module; an array, a NumPy
+scalar or a Python number a global the analyses type and lower like any other (a Python number as NumPy 2's
+weak scalar: `uint8_array + cfg.K` stays uint8, where Numba's frozen attribute is a strong int64). Anything else
+stays as written (Numba freezes it).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections.abc import Callable
 import libcst as cst
 import numpy as np
 
-from .bindings import Binding, Callee, Injected, bind
+from .bindings import Binding, Callee, Injected, Literal, bind
 
 Path = tuple[str, ...]  # the names as the user wrote them: ("pkg", "sub", "ARR")
 
@@ -50,7 +52,12 @@ class ModuleReads(cst.CSTTransformer):
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
         found = self._reached(updated)
-        if found is None or not isinstance(found[1], np.ndarray | np.generic):
+        if found is None:
+            return updated
+        if isinstance(found[1], bool | int | float | complex):  # typed as a global: `x + cfg.K` keeps x's uint8
+            binding = bind(found[1])
+            return cst.Name(self.constant(binding, found[1], found[0])) if isinstance(binding, Literal) else updated
+        if not isinstance(found[1], np.ndarray | np.generic):
             return updated
         binding = bind(found[1])
         if not isinstance(binding, Injected):  # an object array, say: Numba's own error
