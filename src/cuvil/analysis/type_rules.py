@@ -308,6 +308,8 @@ class Rules(NumpyRules):
             return COMPLEX
         if name == "abs" and types:
             t = types[0]
+            if isinstance(t, Array) or (isinstance(t, Scalar) and not t.weak):  # NumPy's absolute: complex → real
+                return ufunc_result("absolute", [t])
             if isinstance(t, Scalar) and t.weak and t.dtype == "bool":
                 return INT
             if isinstance(t, Scalar) and t.dtype.startswith("complex"):
