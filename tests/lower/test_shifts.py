@@ -57,3 +57,50 @@ def test_shifts_by_any_count_are_numpys(form, dtype, count, data):
         for g, e in zip(got, expected, strict=True):
             assert (type(g), g.dtype, g.shape) == (type(e), e.dtype, e.shape)
             assert np.array_equal(g, e), (dtype, count, values, g, e)
+
+
+PYTHON_SHIFTS = "def f(a, n):\n    return a >> n, a << min(n, 8)\n"
+BOOL_SHIFTS = "def f(a, n):\n    return a << n, a >> n\n"
+
+
+@settings(max_examples=30, deadline=None)
+@given(a=st.integers(-(2**62), 2**62) | st.booleans(), n=st.sampled_from(COUNTS) | st.integers(-3, 200))
+def test_python_int_shifts_are_cpythons(a, n):
+    """A Python int (or bool) shifted right by 64 or more is its sign's bits, by a negative count CPython's
+    ValueError; Numba's `a >> -3` was 0 and `-5 >> 64` was -5 (runtime/pyint.rshift). Three calls: first,
+    hit, then the count 1 (another value, the same types)."""
+    fn = jitted(PYTHON_SHIFTS)
+    for count in (n, n, 1):
+        try:
+            expected = fn.py_func(a, count)
+        except ValueError as error:
+            with pytest.raises(ValueError, match=str(error)):
+                fn(a, count)
+            continue
+        got = fn(a, count)
+        assert got == expected and [type(g) for g in got] == [int, int], (a, count, got, expected)
+
+
+@pytest.mark.parametrize("shape", [(), (3,)])
+@settings(max_examples=20, deadline=None)
+@given(n=st.sampled_from(COUNTS), values=st.lists(st.booleans(), min_size=3, max_size=3))
+def test_bool_shifts_are_numpys_int64_shifts(shape, n, values):
+    """NumPy shifts bools (arrays and np.bool_) as int64s: every bit out for counts of 64 or more, where
+    Numba shifted the CPU's way (`np.array([True]) << 64` was [1]). First call, hit, and an int8 array."""
+    fn = jitted(BOOL_SHIFTS)
+    x = np.array(values) if shape else np.bool_(values[0])
+    for a in (x, x, np.array(values, np.int8)):
+        expected, got = fn.py_func(a, n), fn(a, n)
+        for e, g in zip(expected, got, strict=True):
+            assert np.asarray(g).dtype == np.asarray(e).dtype and np.array_equal(g, e), (a, n, got, expected)
+
+
+@pytest.mark.parametrize("kinds", [("uint8", "int64"), ("int8", "uint16"), ("uint32", "int8")])
+def test_mixed_kind_numpy_scalar_shifts_have_numpys_dtype(kinds):
+    """np.uint8(1) << np.int64(3) is an int64 in NumPy; Numba's shift gave a uint64."""
+    fn = jitted(BOOL_SHIFTS)
+    for a, n in ((1, 3), (1, 3), (100, 70)):
+        x, k = np.dtype(kinds[0]).type(a), np.dtype(kinds[1]).type(n)
+        expected, got = fn.py_func(x, k), fn(x, k)
+        for e, g in zip(expected, got, strict=True):
+            assert np.asarray(g).dtype == np.asarray(e).dtype and g == e, (x, k, got, expected)

@@ -251,7 +251,8 @@ class Rules(NumpyRules):
             return rounded(self.of(args[0]))
         if name == "cuvil.runtime.rounding.around_into" and len(args) == 3:  # np.round(a, d, out): out
             return self.of(args[2])
-        if name in ("cuvil.runtime.statistics.var", "cuvil.runtime.statistics.std") and args:  # np.var's rule
+        if name in ("cuvil.runtime.statistics.var", "cuvil.runtime.statistics.std",
+                    "cuvil.runtime.statistics.median") and args:  # np.var's (np.median's) rule
             return self.numpy(name.rsplit(".", 1)[1], args[:1], {})
         if name == "cuvil.runtime.axes.sort_in_place":  # a.sort(axis=k), lowered: None, as the method
             return NONE
@@ -319,6 +320,10 @@ class Rules(NumpyRules):
             if len(types) == 1:
                 return INT
             return types[0]
+        if name in ("sum", "min", "max") and len(types) == 1 and isinstance(types[0], Array):  # runtime/folds.py
+            t = types[0]
+            dtype = "int64" if name == "sum" and t.dtype == "bool" else t.dtype
+            return Scalar(dtype) if t.ndim == 1 else Array(dtype, t.ndim - 1) if name == "sum" else UNKNOWN
         if name in ("min", "max") and len(types) >= 2:
             out: Type | None = None
             for t in types:

@@ -43,6 +43,7 @@ OUTCOMES: dict[str, tuple[tuple[str, str], ...]] = {
     "add": (_INT,), "sub": (_INT,), "mul": (_INT,), "neg": (_INT,), "absolute": (_INT,),
     "power": (("ZeroDivisionError", _ZERO_POWER), ("ValueError", _NEGATIVE_POWER), _INT),
     "lshift": (("ValueError", "negative shift count"), _INT),
+    "rshift": (("ValueError", "negative shift count"),),
     "floordiv": (_INT_ZERO, _INT),
     "to_int": (("ValueError", "cannot convert float NaN to integer"),
                ("OverflowError", "cannot convert float infinity to integer"), _INT),

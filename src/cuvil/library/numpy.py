@@ -102,7 +102,8 @@ LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.inplace.inplac
                      *(f"cuvil.runtime.elementwise.{n}" for n in (
                          "broadcast_shape", "numpy_refuses", "python_int_as", "python_float_as")),
                      *(f"cuvil.runtime.pymath.{n}" for n in DOMAINS), *INTO, *UPDATES,
-                     *(f"cuvil.runtime.pyint.{n}" for n in (*OVERFLOWS, "arm_checked", "power", "lshift", "floordiv",
+                     *(f"cuvil.runtime.pyint.{n}" for n in (*OVERFLOWS, "arm_checked", "power", "lshift", "rshift",
+                                                            "floordiv",
                                                             "absolute", "to_int", "round_int", "round_int_ndigits",
                                                             "as_index",
                                                             *DIVISIONS))})
@@ -225,7 +226,10 @@ _TABLE: dict[str, Entry] = {
                raises="opaque"),  # np.cumprod(a, axis=k), np.sort(a, axis=k), np.argsort(a2d) (runtime/axes.py)
     **_entries("cuvil.runtime.axes.sort_in_place", writes=(Arg(0),), raises="opaque"),  # a.sort(axis=k)
     **_entries("cuvil.runtime.axes.argmax_axis cuvil.runtime.axes.argmin_axis", raises="opaque"),
-    **_entries("cuvil.runtime.statistics.var cuvil.runtime.statistics.std"),  # np.var(a): nan for an empty a
+    **_entries("cuvil.runtime.folds.python_sum"),  # sum(a), max(a), min(a) of an array (lower/builtin_calls.py)
+    **_entries("cuvil.runtime.folds.python_max cuvil.runtime.folds.python_min", raises="opaque"),
+    **_entries("cuvil.runtime.statistics.var cuvil.runtime.statistics.std "
+               "cuvil.runtime.statistics.median"),  # np.var(a): nan for an empty a (np.median: or a NaN in it)
     **_entries("cuvil.runtime.products.int_dot cuvil.runtime.products.int_matmul", raises="opaque"),
     **_entries("cuvil.runtime.ranges.arange", raises="opaque"),  # np.arange with float arguments
     **_entries("cuvil.runtime.rounding.around cuvil.runtime.rounding.around_f16"),  # np.round in the dtype

@@ -2,6 +2,7 @@
 they give CPython's answer for Python numbers and NumPy's for NumPy values, where Numba's own differ:
 
     divmod(np.float32(7.5), 2)  →  divmod_(x, np.float32(2))       # NumPy's divmod, its dtype (Numba: float64)
+    sum(int8_array)             →  python_sum(a)                   # Python's fold, wrapping in int8 (Numba: int64)
     float(np.float32(x))        →  np.float64(x)                   # Numba's float() keeps a float32
     range(2.5)                  →  range(as_index(2.5))            # CPython's TypeError
     round(x, 2)                 →  round_ndigits(x, 2)             # CPython's correctly rounded answer
@@ -18,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import libcst as cst
+import numpy as np
 
 from ..analysis.type_rules import Types
 from ..analysis.types import Array, Scalar, Type
@@ -26,6 +28,13 @@ from . import isinstances
 _NARROW_FLOATS = (Scalar("float32"), Scalar("float16"))
 _NUMPY_FLOATS = frozenset(("float16", "float32", "float64"))
 _INTEGERS = frozenset("int8 int16 int32 int64 uint8 uint16 uint32 uint64".split())
+_FOLDS = {"sum": "python_sum", "max": "python_max", "min": "python_min"}  # of an array (runtime/folds.py)
+
+
+def _folds(t: Type, name: str) -> bool:
+    """`sum(a)` of any array, `max(a)`/`min(a)` of a 1-D one (of a 2-D one Python compares rows: an error)."""
+    return isinstance(t, Array) and np.dtype(t.dtype).kind in "biufc" and (name == "sum" or t.ndim == 1) \
+        and not (name != "sum" and np.dtype(t.dtype).kind == "c")  # complex numbers have no order
 
 
 class BuiltinCalls:
@@ -51,6 +60,9 @@ class BuiltinCalls:
                                       "floor_divide", strict=True)
             pair = self.intrinsic("cuvil.runtime.elementwise", "divmod_")
             return updated.with_changes(func=cst.Name(pair), args=[cst.Arg(c) for c in converted])
+        if name in _FOLDS and len(positional) == len(updated.args) == 1 and self.arrays_into \
+                and _folds(self.types.of(original.args[0].value), name):  # Python's, in NumPy's arithmetic
+            return updated.with_changes(func=cst.Name(self.intrinsic("cuvil.runtime.folds", _FOLDS[name])))
         if isinstance(original.func, cst.Name) and original.func.value == "float" and len(updated.args) == 1 \
                 and self.types.of(original.args[0].value) in _NARROW_FLOATS:
             return self._call(updated.args[0].value, "float64", False)  # Numba's float() keeps a float32

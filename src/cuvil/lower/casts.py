@@ -167,8 +167,12 @@ class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, cst.CS
         if semantics is not None and self._numpy_scalars(original.left, original.right):
             # NumPy scalars divide as NumPy does (inf, nan, 0, no ZeroDivisionError); Python numbers as Python
             name = self.intrinsic("cuvil.runtime.elementwise", semantics)
-            return self._wrap(original, cst.Call(cst.Name(name), [cst.Arg(left), cst.Arg(right)]).with_changes(
-                lpar=updated.lpar, rpar=updated.rpar))
+            call = cst.Call(cst.Name(name), [cst.Arg(left), cst.Arg(right)]).with_changes(lpar=updated.lpar,
+                                                                                        rpar=updated.rpar)
+            result = self.types.of(original)
+            if ufunc in ("left_shift", "right_shift") and isinstance(result, Scalar) and not _wraps(result):
+                return self._call(call, result.dtype, False)  # Numba's np.uint8 << np.int64 is a uint64
+            return self._wrap(original, call)
         return self._wrap(original, updated.with_changes(left=left, right=right))
 
     def _numpy_scalars(self, *operands: cst.BaseExpression) -> bool:

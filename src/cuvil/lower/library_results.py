@@ -2,7 +2,8 @@
 casts pass (lower/casts.py mixes this in) so the result is NumPy's:
 
     np.std(float32_array)      →  np.float32(std(x))           # Numba: float64 (std var median percentile …);
-                                                               # NumPy's nan for an empty x (runtime/statistics.py)
+                                                               # NumPy's nan for an empty x (runtime/statistics.py),
+                                                               # and for np.median(x) with a NaN in x
     np.ptp(bool_array)         →  numpy_refuses(x, "numpy boolean subtract, …")   # Numba: a number or a crash
     np.clip(int32_array, 0.0, 2.5)  →  np.clip(x.astype(np.float64), 0.0, 2.5)    # Numba clips in int32
     np.cumsum(3)               →  np.cumsum(np.full(1, 3))     # NumPy: array([3]); Numba: 3
@@ -242,6 +243,9 @@ class LibraryResults:
             operand = cst.ensure_type(updated.func, cst.Attribute).value if method else updated.args[0].value
             updated = cst.Call(cst.Name(self.intrinsic("cuvil.runtime.statistics", short)),
                                [cst.Arg(operand), *(cst.Arg(a.value) for a in rest)])
+        if short == "median" and not method and isinstance(kind, Array) and len(updated.args) == 1 \
+                and updated.args[0].keyword is None:  # NaN anywhere: NumPy's nan (Numba's sorts it aside)
+            updated = cst.Call(cst.Name(self.intrinsic("cuvil.runtime.statistics", "median")), [updated.args[0]])
         if short in _SUBTRACTING and isinstance(kind, Array | Scalar) and kind.dtype == "bool" and owner is not None:
             refused = ufunc_result("subtract", [kind, kind], python=False)  # NumPy subtracts: its words for bools
             message = refused.message if isinstance(refused, Refused) else "numpy boolean subtract"

@@ -30,13 +30,15 @@ from .reductions import Intrinsic
 
 MODULE = "cuvil.runtime.pyint"
 _PYTHON_INT = Scalar("int64", True)
+_PYTHON_BOOL = Scalar("bool", True)
 _SMALL = 2**61
 _OPERATORS: dict[type, str] = {cst.Add: "add", cst.Subtract: "sub", cst.Multiply: "mul",
                                cst.AddAssign: "add", cst.SubtractAssign: "sub", cst.MultiplyAssign: "mul"}
 
 
-_SHIFTS: dict[type, str] = {cst.LeftShift: "lshift", cst.FloorDivide: "floordiv",
-                            cst.LeftShiftAssign: "lshift", cst.FloorDivideAssign: "floordiv"}
+_SHIFTS: dict[type, str] = {cst.LeftShift: "lshift", cst.FloorDivide: "floordiv", cst.RightShift: "rshift",
+                            cst.LeftShiftAssign: "lshift", cst.FloorDivideAssign: "floordiv",
+                            cst.RightShiftAssign: "rshift"}
 _PY_POW = "cuvil.runtime.intrinsics.py_pow"
 _CONVERSIONS = {"int": "to_int", "round": "round_int"}
 _ROUNDINGS = {"math.floor": "floor", "math.ceil": "ceil"}  # of a float: rounded as a float, then int()'s checks
@@ -108,11 +110,15 @@ class OverflowChecks(cst.CSTTransformer):
         return not (self._small(left) and self._small(right))
 
     def _other(self, op: str, left: cst.BaseExpression, right: cst.BaseExpression) -> bool:
-        """`<<` and `//` of Python ints that need the check: `//` only overflows for -2**63 // -1."""
-        if not self._python_ints(left, right):
+        """`<<`, `>>` and `//` of Python ints that need the check: `//` only overflows for -2**63 // -1, `>>`
+        never (its count is checked: Numba's `a >> -3` was 0 and `a >> 64` a)."""
+        python = (_PYTHON_INT, _PYTHON_BOOL) if op in ("lshift", "rshift") else (_PYTHON_INT,)  # True << -1 too
+        if not all(self.types.of(n) in python for n in (left, right)):
             return False
         if op == "floordiv":
             return not (isinstance(right, cst.Integer) or self._small(left))
+        if op == "rshift":  # never overflows: a negative count is Python's ValueError, 64 or more sign-fills
+            return not (isinstance(right, cst.Integer) and int(right.evaluated_value) < 64)
         return not (isinstance(left, cst.Integer) and int(left.evaluated_value) == 0)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:

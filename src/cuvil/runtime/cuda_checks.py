@@ -136,6 +136,13 @@ def lshift(slots, code, a, b):
 
 
 @cuda.jit(device=True)
+def rshift(slots, code, a, b):
+    if b < 0:
+        record(slots, code)
+    return pi.rshift(a, b)
+
+
+@cuda.jit(device=True)
 def floordiv(slots, code, a, b):
     if b == 0:
         record(slots, code)

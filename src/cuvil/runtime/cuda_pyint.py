@@ -107,6 +107,13 @@ def lshift(a, b):
 
 
 @cuda.jit(device=True)
+def rshift(a, b):
+    if b < 0:
+        return a - a
+    return a >> min(b, 63)
+
+
+@cuda.jit(device=True)
 def floordiv(a, b):
     if b == 0 or (b == -1 and a == MIN):
         return a - a

@@ -108,8 +108,10 @@ def _left_shift(a, b):
     """NumPy shifts out every bit for a count of 64 or more, or a negative one; Numba's shift is the CPU's, which
     takes the count modulo 64 (`np.int64(1) << 64` was 1). Counts up to 63 shift the 64-bit value Numba
     computes in, which the casts pass wraps to NumPy's dtype (`np.int8(1) << 8` is 0)."""
-    if not (isinstance(a, types.Integer) and isinstance(b, types.Integer)):
+    if not (isinstance(a, types.Integer | types.Boolean) and isinstance(b, types.Integer | types.Boolean)):
         return None
+    if isinstance(a, types.Boolean) or isinstance(b, types.Boolean):  # NumPy shifts bools as int64s
+        return lambda a, b: left_shift(np.int64(a), np.int64(b))
 
     def impl(a, b):
         if b < 0 or b >= 64:
@@ -122,8 +124,10 @@ def _left_shift(a, b):
 @overload(right_shift, jit_options=_NUMPY)
 def _right_shift(a, b):
     """A count of 64 or more, or a negative one: the sign's bits (-1 or 0), as NumPy."""
-    if not (isinstance(a, types.Integer) and isinstance(b, types.Integer)):
+    if not (isinstance(a, types.Integer | types.Boolean) and isinstance(b, types.Integer | types.Boolean)):
         return None
+    if isinstance(a, types.Boolean) or isinstance(b, types.Boolean):
+        return lambda a, b: right_shift(np.int64(a), np.int64(b))
 
     def impl(a, b):
         if b < 0 or b >= 64:

@@ -163,6 +163,14 @@ def lshift(a, b, at=0):
     return _fits(a << b)
 
 
+def rshift(a, b, at=0):
+    if b < 0:
+        if at:
+            raise ValueError("negative shift count", at)
+        raise ValueError("negative shift count")
+    return a >> b
+
+
 def floordiv(a, b, at=0):
     return _fits(a // b)
 
@@ -236,6 +244,18 @@ def _lshift(a, b, at=0):
                 raise OverflowError(MESSAGE, at)
             raise OverflowError(MESSAGE)
         return result
+
+    return impl
+
+
+@overload(rshift, jit_options={"nogil": True})
+def _rshift(a, b, at=0):
+    def impl(a, b, at=0):
+        if b < 0:
+            if at:
+                raise ValueError("negative shift count", at)
+            raise ValueError("negative shift count")
+        return a >> min(b, 63)  # Python's sign fill for any count; LLVM's shift by 64 or more is undefined
 
     return impl
 

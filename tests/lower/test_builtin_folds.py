@@ -1,0 +1,61 @@
+"""Python's `sum()`, `max()` and `min()` of an array fold over its first axis in NumPy's arithmetic, as CPython
+runs them (runtime/folds.py): `sum(int8_array)` wraps in int8 (Numba's was an int64 200 for [100, 100]), a
+float32 array sums in float32, a 2-D array sums its rows, a bool array counts in int64; `max()` of an empty
+array is Python's ValueError (Numba's, StopIteration), NaN is kept where CPython keeps it. First call, guard hit,
+guard miss (another dtype and rank)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.lower.compare import assert_like_numpy, jitted
+
+FOLDS = """
+def folds(a):
+    return sum(a), max(a), min(a)
+"""
+SUM = """
+def total(a):
+    return sum(a)
+"""
+DTYPES = ["int8", "uint8", "int16", "int64", "uint64", "float32", "float64", "bool"]
+
+
+def _array(data, dtype: str, shape: tuple[int, ...]) -> np.ndarray:
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    if np.dtype(dtype).kind in "iu":
+        info = np.iinfo(dtype)
+        x = rng.integers(info.min, info.max, shape, dtype=dtype, endpoint=True)
+    else:
+        x = (rng.standard_normal(shape) * 1e3).astype(dtype)
+    if np.dtype(dtype).kind == "f" and x.size and data.draw(st.booleans(), label="with a nan"):
+        x.flat[data.draw(st.integers(0, x.size - 1), label="at")] = np.nan
+    return x
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data(), dtype=st.sampled_from(DTYPES), other=st.sampled_from(DTYPES),
+       length=st.integers(0, 9))
+def test_sum_max_min_of_a_1d_array_are_pythons(data, dtype, other, length):
+    fn = jitted(FOLDS)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # NumPy's scalar overflow warnings
+        for x in (_array(data, dtype, (length,)), _array(data, dtype, (length,)), _array(data, other, (3,))):
+            if x.size == 0:  # Python's sum of nothing is the int 0, max's a ValueError: max first, alone
+                assert_like_numpy(jitted("def top(a):\n    return max(a)\n"), x)
+                continue
+            assert_like_numpy(fn, x)
+
+
+@settings(max_examples=20, deadline=None)
+@given(data=st.data(), dtype=st.sampled_from(DTYPES), shape=st.sampled_from([(1, 3), (4, 2), (2, 3, 2)]))
+def test_sum_of_a_2d_array_adds_its_rows(data, dtype, shape):
+    fn = jitted(SUM)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for x in (_array(data, dtype, shape), _array(data, dtype, shape), _array(data, "float32", (5,))):
+            assert_like_numpy(fn, x)

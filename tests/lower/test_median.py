@@ -1,0 +1,39 @@
+"""`np.median` of a whole array is NumPy's: nan when any element is NaN (Numba's median sorts NaN aside and gave
+the median of the rest: [1, 2, nan] was 2.0) or when the array is empty, in NumPy's dtype otherwise (float32
+for float32, float64 for integers and bools). Each case is called three times: first call, guard hit, guard miss
+(another dtype and rank)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.lower.compare import assert_like_numpy, jitted
+
+MEDIAN = """
+def middle(x):
+    return np.median(x)
+"""
+DTYPES = ["float32", "float64", "int8", "int64", "uint8", "bool"]
+
+
+def _array(data, dtype: str, shape: tuple[int, ...]) -> np.ndarray:
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    x = (rng.standard_normal(shape) * 50).astype(dtype)
+    if np.dtype(dtype).kind == "f" and x.size and data.draw(st.booleans(), label="with a nan"):
+        x.flat[data.draw(st.integers(0, x.size - 1), label="at")] = np.nan
+    return x
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data(), dtype=st.sampled_from(DTYPES), other=st.sampled_from(DTYPES),
+       shape=st.sampled_from([(0,), (1,), (4,), (7,), (3, 5)]))
+def test_median_is_numpys_with_nan_and_empty_arrays(data, dtype, other, shape):
+    fn = jitted(MEDIAN)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # NumPy's "Mean of empty slice"
+        for x in (_array(data, dtype, shape), _array(data, dtype, shape), _array(data, other, (2, 3))):
+            assert_like_numpy(fn, x)
