@@ -20,6 +20,7 @@ _LIKE = library.named("like")
 _VIEWS = library.named("view") | {"flatten", "copy", "conj", "conjugate"}
 _JOINS = frozenset({"stack", "concatenate", "vstack", "hstack"})  # a tuple of arrays joined into a new one
 _CLIP: np.ufunc = np._core.umath.clip  # type: ignore[attr-defined]  # np.clip is this three-input ufunc: its resolution is NumPy's dtype (NEP 50)
+_WEAK_VALUE = {"bool": False, "int64": 0, "float64": 0.0, "complex128": 0j}  # NEP 50: a Python number is weak
 _PYTHON_KINDS = {"b": "bool", "i": "int64", "u": "int64", "f": "float64", "c": "complex128"}  # item()'s type
 
 
@@ -61,6 +62,20 @@ def rounded(t: Type) -> Type:
     if not isinstance(t, Array | Scalar) or t.dtype == "bool":
         return UNKNOWN
     return Array(t.dtype, t.ndim) if isinstance(t, Array) else Scalar(t.dtype)
+
+
+LINSPACE = ("start", "stop", "num", "endpoint", "retstep", "dtype", "axis")  # np.linspace's parameters
+
+
+def linspace_compute(ends: list[Type]) -> str | None:
+    """The dtype np.linspace computes in: start's and stop's result type, float64 if not inexact (a Python
+    number gives way to a NumPy one: `np.linspace(0, np.float32(1))` is float32); None if not both numbers."""
+    if len(ends) != 2 or not all(isinstance(t, Scalar) for t in ends):
+        return None
+    values = [_WEAK_VALUE[t.dtype] if t.weak else np.dtype(t.dtype) for t in ends
+              if isinstance(t, Scalar)]
+    dtype = np.result_type(*values)
+    return dtype.name if dtype.kind in "fc" else "float64"
 
 
 def _ndim_of_shape(t: Type) -> int | None:
@@ -156,7 +171,7 @@ class NumpyRules:
                 "float64" if any(getattr(k, "dtype", "") .startswith("float") for k in kinds) else "int64")
             return Array(dtype, 1)
         if name == "linspace":
-            return Array("float64", 1)
+            return self.linspace(args, keywords)
         if name in _JOINS and isinstance(first, Tuple) and first.items \
                 and all(isinstance(t, Array) for t in first.items):  # NumPy promotes the arrays' dtypes
             items = [t for t in first.items if isinstance(t, Array)]
@@ -177,6 +192,20 @@ class NumpyRules:
         if name in ("transpose", "sort", "clip", "flip", "abs") and isinstance(first, Array):
             return first
         return UNKNOWN
+
+    def linspace(self, args: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression]) -> Type:
+        """`np.linspace(start, stop, …)`: an array of `dtype=`, else of start's and stop's inexact result type
+        (float32 for np.float32 ones); with a literal `retstep=True`, a tuple with the step, of that type."""
+        named = {**dict(zip(LINSPACE, args, strict=False)), **keywords}
+        ends = [self.of(named[n]) for n in ("start", "stop") if n in named]
+        compute = linspace_compute(ends) or "float64"
+        dtype = _dtype_name(named.get("dtype"), self.calls) if "dtype" in named else compute
+        if dtype is None:
+            return UNKNOWN
+        step = named.get("retstep")
+        if isinstance(step, cst.Name) and step.value == "True":
+            return Tuple((Array(dtype, 1), Scalar(compute)))
+        return Array(dtype, 1)
 
     def clip(self, operands: list[Type]) -> Type:
         """`np.clip(int32_array, 0.0, 2.5)` is float64 (Numba's clip kept int32 and cut 2.5 to 2)."""

@@ -98,7 +98,7 @@ LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.inplace.inplac
                      *(f"cuvil.runtime.axes.{n}" for n in ("cumprod_axis", "sort_axis", "argsort_axis",
                                                            "sort_in_place", "argmax_axis", "argmin_axis")),
                      "cuvil.runtime.products.int_dot", "cuvil.runtime.products.int_matmul",
-                     "cuvil.runtime.ranges.arange",
+                     *(f"cuvil.runtime.ranges.{n}" for n in ("arange", "linspace", "linspace_step")),
                      *(f"cuvil.runtime.elementwise.{n}" for n in (
                          "broadcast_shape", "numpy_refuses", "python_int_as", "python_float_as")),
                      *(f"cuvil.runtime.pymath.{n}" for n in DOMAINS), *INTO, *UPDATES,
@@ -232,6 +232,7 @@ _TABLE: dict[str, Entry] = {
                "cuvil.runtime.statistics.median"),  # np.var(a): nan for an empty a (np.median: or a NaN in it)
     **_entries("cuvil.runtime.products.int_dot cuvil.runtime.products.int_matmul", raises="opaque"),
     **_entries("cuvil.runtime.ranges.arange", raises="opaque"),  # np.arange with float arguments
+    **_entries("cuvil.runtime.ranges.linspace cuvil.runtime.ranges.linspace_step", raises="opaque"),  # np.linspace
     **_entries("cuvil.runtime.rounding.around cuvil.runtime.rounding.around_f16"),  # np.round in the dtype
     **_entries("cuvil.runtime.rounding.around_into", writes=(Arg(2),), views=(Arg(2),), raises="opaque"),
     **_entries("cuvil.runtime.intrinsics.py_pow cuvil.runtime.intrinsics.pow_exponent "

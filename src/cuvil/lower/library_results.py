@@ -28,6 +28,7 @@ import numpy as np
 
 from ..analysis.type_rules import Types
 from ..analysis.types import Array, Refused, Scalar, ufunc_result
+from .linspaces import Linspaces
 
 # Numba computes these in float64 (its ptp in int64 or float64) and returns that: NumPy's dtype is the array's
 _WIDENED = frozenset("std var median nanstd nanvar nanmedian average percentile quantile nanpercentile "
@@ -41,7 +42,7 @@ _DTYPE_CASTS = frozenset("int8 int16 int32 int64 uint8 uint16 uint32 uint64 floa
                          "bool_".split())
 
 
-class LibraryResults:
+class LibraryResults(Linspaces):
     """Mixed into lower/casts.Casts, whose `types`, `numpy`, `intrinsic` and `_call` these use."""
 
     types: Types
@@ -74,6 +75,8 @@ class LibraryResults:
             return self._arg_extreme(original, updated, short, name.startswith("."))
         if name == "numpy.arange":
             return self._arange(original, updated)
+        if name == "numpy.linspace":
+            return self.linspace(original, updated)
         if name in ("numpy.round", "numpy.around", ".round"):
             return self._round(original, updated, name == ".round")
         if name in ("numpy.dot", ".dot") and len(updated.args) == (1 if name == ".dot" else 2) \
