@@ -77,6 +77,8 @@ class LibraryResults(Linspaces):
             return self._arange(original, updated)
         if name == "numpy.linspace":
             return self.linspace(original, updated)
+        if short == "prod":
+            return self._prod_dtype(original, updated, name.startswith("."))
         if name in ("numpy.round", "numpy.around", ".round"):
             return self._round(original, updated, name == ".round")
         if name in ("numpy.dot", ".dot") and len(updated.args) == (1 if name == ".dot" else 2) \
@@ -111,6 +113,25 @@ class LibraryResults(Linspaces):
             flat = cst.Call(cst.Attribute(numpy, cst.Name("ravel")), [cst.Arg(owner)])
             return cst.Call(cst.Attribute(numpy, cst.Name(short)), [cst.Arg(flat)])
         return cst.Call(cst.Name(self.intrinsic("cuvil.runtime.axes", helper)), [cst.Arg(owner), cst.Arg(axis)])
+
+    def _prod_dtype(self, original: cst.Call, updated: cst.Call, method: bool) -> cst.BaseExpression | None:
+        """`np.prod(a, dtype=d)`, `a.prod(dtype=d)` → `d(np.prod(a.astype(d)))`: NumPy casts each element and
+        multiplies in d, which Numba's prod does not take; with an axis or anything else, Numba's own."""
+        if method:
+            owner, kind = cst.ensure_type(updated.func, cst.Attribute).value, \
+                self.types.of(cst.ensure_type(original.func, cst.Attribute).value)
+        elif updated.args and updated.args[0].keyword is None:
+            owner, kind = updated.args[0].value, self.types.of(original.args[0].value)
+        else:
+            return None
+        rest = updated.args if method else updated.args[1:]
+        result = self.types.of(original)
+        if not isinstance(kind, Array) or not isinstance(result, Scalar) or len(rest) != 1 \
+                or rest[0].keyword is None or rest[0].keyword.value != "dtype":
+            return None
+        product = cst.Call(cst.Attribute(cst.Name(self.numpy()), cst.Name("prod")),
+                           [cst.Arg(self._call(owner, result.dtype, True))])
+        return product if result.dtype in _BOXED else self._call(product, result.dtype, False)  # Numba: int64
 
     def _array_and_axis(self, original: cst.Call, updated: cst.Call,
                         method: bool) -> tuple[cst.BaseExpression, Array, list[cst.Arg]] | None:
