@@ -112,13 +112,17 @@ def differences(e: Any, a: Any, path: str, reduced: Any = None) -> list[str]:
 
 
 def _scalar_dtype(value: Any) -> np.dtype | None:
-    """Numba returns 64-bit scalars as Python's int, float and bool: those stand for int64, float64, bool."""
+    """Numba returns 64-bit scalars as Python's int, float, complex and bool: those stand for int64, float64,
+    complex128, bool."""
     if isinstance(value, np.generic):
         return value.dtype
-    return {bool: np.dtype(bool), int: np.dtype(np.int64), float: np.dtype(np.float64)}.get(type(value))
+    return {bool: np.dtype(bool), int: np.dtype(np.int64), float: np.dtype(np.float64),
+            complex: np.dtype(np.complex128)}.get(type(value))
 
 
 def _values(e: np.ndarray, a: np.ndarray, path: str, reduced: Any) -> list[str]:
+    if e.dtype.kind == "c":  # each part as a float of its width
+        return _values(e.real, a.real, path + ".real", reduced) + _values(e.imag, a.imag, path + ".imag", reduced)
     if e.dtype.kind not in "fc":
         bad = e != a
     else:

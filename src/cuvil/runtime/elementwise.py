@@ -179,7 +179,9 @@ def _true_divide(a, b):
 def _complex_divide(a, b):
     """NumPy's complex division (Smith's, as its loops and scalars do it): a zero divisor gives infinities and
     NaNs, where Numba raises ZeroDivisionError, and the rounding is NumPy's."""
-    narrow = types.complex64 in (a, b) and types.complex128 not in (a, b)
+    # NumPy's result type: complex64 with complex64, float32 or narrow ints; complex128 with a float64 or int32+
+    # (np.float64(1.1) / np.complex64(1+2j) is a complex128). A weak Python number the casts pass converted.
+    narrow = np.result_type(*(np.dtype(str(t)) for t in (a, b))) == np.complex64
     part = np.float32 if narrow else np.float64
     make = np.complex64 if narrow else np.complex128
 
@@ -271,6 +273,18 @@ def _power(a, b):
             return result
 
         return integers
+    if isinstance(a, types.Complex) or isinstance(b, types.Complex):
+        # NumPy's complex power of 0: 1 for an exponent 0, 0 for one with a positive real part (whatever its
+        # imaginary part), nan+nanj otherwise; Numba's exp(b log 0) is nan+nanj for all but 0 ** 0
+        make = np.complex64 if np.result_type(np.dtype(str(a)), np.dtype(str(b))) == np.complex64 \
+            else np.complex128
+
+        def complexes(a, b):
+            if a == 0 and b != 0:
+                return make(0) if b.real > 0 else make(complex(np.nan, np.nan))
+            return make(a ** b)
+
+        return complexes
     return lambda a, b: a ** b
 
 

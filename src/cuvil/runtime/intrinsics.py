@@ -30,6 +30,7 @@ __all__ = ["inplace_value", "math_pow", "pow_exponent", "py_pow", "ufunc_out", "
 
 _NEGATIVE_INT_POWER = "Integers to negative integer powers are not allowed."
 _ZERO_NEGATIVE = "0.0 cannot be raised to a negative power"
+_ZERO_COMPLEX = "0.0 to a negative or complex power"
 
 
 def py_pow(base, exp, at=0):  # the plain-Python meaning, for CUVIL_DISABLE_JIT and for reading
@@ -159,6 +160,18 @@ def _py_pow(base, exp, at=0):
             return result
 
         return array_pow
+    if isinstance(base, types.Complex) or isinstance(exp, types.Complex):
+        def complex_pow(base, exp, at=0):  # CPython's complex_pow at a zero base (Numba's exp(b log 0): nan)
+            e = complex(exp)
+            if base == 0 and e != 0:
+                if e.imag != 0 or e.real < 0:
+                    if at:
+                        raise ZeroDivisionError(_ZERO_COMPLEX, at)
+                    raise ZeroDivisionError(_ZERO_COMPLEX)
+                return complex(0.0)
+            return base ** exp
+
+        return complex_pow
     if not (_real(base) and _real(exp)) or (_integral(base) and _integral(exp)):
         return lambda base, exp, at=0: base ** pow_exponent(base, exp, at)
 
