@@ -9,11 +9,13 @@ The one difference left: Python's sum of an empty array is the int 0; here it is
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import types
 from numba.extending import overload
 
-_JIT = {"nogil": True, "error_model": "numpy"}
+_JIT: Any = {"nogil": True, "error_model": "numpy"}
 
 
 def python_sum(a):  # the plain-Python meaning
