@@ -54,7 +54,8 @@ class ModuleReads(cst.CSTTransformer):
         found = self._reached(updated)
         if found is None:
             return updated
-        if isinstance(found[1], bool | int | float | complex):  # typed as a global: `x + cfg.K` keeps x's uint8
+        if isinstance(found[1], bool | int | float | complex) and not isinstance(found[1], np.generic):
+            # a Python number, typed as a global: `x + cfg.K` keeps x's uint8 (np.float64 is a float too: below)
             binding = bind(found[1])
             return cst.Name(self.constant(binding, found[1], found[0])) if isinstance(binding, Literal) else updated
         if not isinstance(found[1], np.ndarray | np.generic):
