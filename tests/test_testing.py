@@ -127,6 +127,16 @@ def test_nan_in_the_same_place_is_equal_and_nan_against_a_number_is_not():
     assert_equivalent(ratio, math.inf)
 
 
+def test_complex_values_compare_part_by_part():
+    """inf+nanj is inf+nanj (the NaN part in the same place), where `==` on the complex values is False;
+    a differing part is named."""
+    special = np.array([complex(math.inf, math.nan), 1 + 2j], np.complex64)
+    assert_matches(lambda: special.copy(), {"same": lambda: special.copy()})
+    assert_matches(lambda: special[0], {"scalar": lambda: special[0]})
+    with pytest.raises(AssertionError, match=r"(?s)imaginary part.*at \[1\]: expected 2.0, got 3.0"):
+        assert_matches(lambda: special.copy(), {"other": lambda: np.array([special[0], 1 + 3j], np.complex64)})
+
+
 def test_tolerance_follows_the_dtype():
     close = np.float32(1.0) + np.float32(2e-6)
     assert_matches(lambda: np.float32(1.0), {"float32": lambda: close})
