@@ -15,6 +15,7 @@ _DTYPE_NAMES = library.named("cast") | {"double", "single", "half", "byte", "uby
                                         "uintc", "longlong", "ulonglong", "cdouble", "csingle"}  # dtype aliases
 _SUMS, _MEANS, _KEEPS = library.named("sum"), library.named("mean"), library.named("extreme")
 _INDICES, _LOGICAL = library.named("index"), library.named("logical")
+_QUANTILES = frozenset({"percentile", "quantile", "nanpercentile", "nanquantile"})  # the second argument: q
 _ALLOCATE = library.named("allocate") - {"full"}  # full's dtype comes from its fill value
 _LIKE = library.named("like")
 _VIEWS = library.named("view") | {"flatten", "copy", "conj", "conjugate"}
@@ -123,7 +124,7 @@ class NumpyRules:
         if axis is None or isinstance(axis, cst.Name) and axis.value == "None":
             return Array(dtype, ndim) if kept and ndim else Scalar(dtype)
         if isinstance(axis, cst.Tuple):
-            out = ndim if kept else ndim - len(axis.elements)
+            out = ndim if kept else max(ndim - len(axis.elements), 0)  # more axes than dims: NumPy raises
         else:
             out = ndim if kept else ndim - 1
         return Array(dtype, out) if out else Scalar(dtype)
@@ -134,6 +135,8 @@ class NumpyRules:
             return ufunc_result(name, [self.of(a) for a in args[:ufunc.nin]], python=False)
         first = self.of(args[0]) if args else UNKNOWN
         if name in _SUMS | _MEANS | _KEEPS | _INDICES | _LOGICAL:
+            if len(args) > 1 and "axis" not in keywords and name not in _QUANTILES:  # np.max(a, (0, 1)): the axis
+                keywords = {**keywords, "axis": args[1]}
             return self.reduction(name, first, keywords)
         if name in _ALLOCATE or name == "full":
             ndim = _ndim_of_shape(first)

@@ -254,6 +254,10 @@ class Rules(NumpyRules):
         if name in ("cuvil.runtime.statistics.var", "cuvil.runtime.statistics.std",
                     "cuvil.runtime.statistics.median") and args:  # np.var's (np.median's) rule
             return self.numpy(name.rsplit(".", 1)[1], args[:1], {})
+        if name.startswith("cuvil.runtime.axis_reductions.") and len(args) >= 3:  # np.var(a, axis=k, …), lowered
+            keep = cst.Name("True") if isinstance(args[-1], cst.Name) and args[-1].value == "True" else None
+            return self.numpy(name.rsplit(".", 1)[1][:-5], args[:1], {"axis": args[1], **({"keepdims": keep}
+                                                                                              if keep else {})})
         if name == "cuvil.runtime.axes.sort_in_place":  # a.sort(axis=k), lowered: None, as the method
             return NONE
         if name == "cuvil.runtime.checks.index" and args:  # a bounds check (lower/checks.py): its index

@@ -98,6 +98,7 @@ LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.inplace.inplac
                      *(f"cuvil.runtime.axes.{n}" for n in ("cumprod_axis", "sort_axis", "argsort_axis",
                                                            "sort_in_place", "argmax_axis", "argmin_axis")),
                      "cuvil.runtime.products.int_dot", "cuvil.runtime.products.int_matmul",
+                     *(f"cuvil.runtime.axis_reductions.{n}_axes" for n in ("var", "std", "mean", "max", "min")),
                      *(f"cuvil.runtime.ranges.{n}" for n in ("arange", "linspace", "linspace_step")),
                      *(f"cuvil.runtime.elementwise.{n}" for n in (
                          "broadcast_shape", "numpy_refuses", "python_int_as", "python_float_as")),
@@ -226,6 +227,8 @@ _TABLE: dict[str, Entry] = {
                raises="opaque"),  # np.cumprod(a, axis=k), np.sort(a, axis=k), np.argsort(a2d) (runtime/axes.py)
     **_entries("cuvil.runtime.axes.sort_in_place", writes=(Arg(0),), raises="opaque"),  # a.sort(axis=k)
     **_entries("cuvil.runtime.axes.argmax_axis cuvil.runtime.axes.argmin_axis", raises="opaque"),
+    **_entries(" ".join(f"cuvil.runtime.axis_reductions.{n}_axes" for n in ("var", "std", "mean", "max", "min")),
+               raises="opaque"),  # np.var(a, axis=k), np.mean(a, axis=(0, 1)) … (runtime/axis_reductions.py)
     **_entries("cuvil.runtime.folds.python_sum"),  # sum(a), max(a), min(a) of an array (lower/builtin_calls.py)
     **_entries("cuvil.runtime.folds.python_max cuvil.runtime.folds.python_min", raises="opaque"),
     **_entries("cuvil.runtime.statistics.var cuvil.runtime.statistics.std "

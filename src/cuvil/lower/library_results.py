@@ -14,6 +14,8 @@ casts pass (lower/casts.py mixes this in) so the result is NumPy's:
     a.sort(axis=0)             →  sort_in_place(a, 0)          # Numba: the method takes no axis
     np.argmax(a, axis=0)       →  argmax_axis(a, 0)            # Numba: ZeroDivisionError for an empty axis
     np.dot(int_a, int_b)       →  int_dot(a, b)                # Numba: BLAS only (also a.dot(b); a @ b: int_matmul)
+    np.var(a, axis=1, ddof=1)  →  var_axes(a, 1, 1, False)     # Numba: no axis (runtime/axis_reductions.py)
+    np.max(a, axis=(0, 2))     →  max_axes(a, (0, 2), False)   # Numba: no tuple of axes (also mean, min)
 
 The result types are analysis/numpy_rules.py's; what Numba returns anyway (int64, float64, bool, complex128
 scalars) is left alone.
@@ -38,6 +40,10 @@ _BOXED = ("float64", "int64", "bool", "complex128")  # what Numba returns anyway
 # NumPy functions along an axis where Numba lacks one (runtime/axes.py): its helper, and the axis NumPy takes when
 # none is given, where Numba's differs (argsort of a 2-D array: the last axis; Numba's argsort is 1-D only)
 _ALONG = {"cumprod": ("cumprod_axis", None), "sort": ("sort_axis", None), "argsort": ("argsort_axis", -1)}
+# NumPy reductions Numba takes no tuple of axes for (var and std: no axis at all), by runtime/axis_reductions.py's
+# helper, and the keywords besides `axis` and `keepdims` each takes
+_OVER_AXES = {"var": ("var_axes", ("ddof",)), "std": ("std_axes", ("ddof",)), "mean": ("mean_axes", ()),
+              "max": ("max_axes", ()), "amax": ("max_axes", ()), "min": ("min_axes", ()), "amin": ("min_axes", ())}
 _DTYPE_CASTS = frozenset("int8 int16 int32 int64 uint8 uint16 uint32 uint64 float32 float64 complex64 complex128 "
                          "bool_".split())
 
@@ -57,6 +63,10 @@ class LibraryResults(Linspaces):
         """The rewritten call, or None where NumPy's and Numba's answers agree."""
         positional = [a for a in updated.args if a.keyword is None]
         short = name[6:] if name.startswith("numpy.") else name[1:] if name.startswith(".") else ""
+        if short in _OVER_AXES and (name.startswith("numpy.") or short in ("var", "std", "mean", "max", "min")):
+            over = self._over_axes(original, updated, short, name.startswith("."))
+            if over is not None:
+                return over
         if short in _WIDENED:
             return self._widened(original, updated, short)
         if short == "clip":
@@ -114,6 +124,41 @@ class LibraryResults(Linspaces):
             return cst.Call(cst.Attribute(numpy, cst.Name(short)), [cst.Arg(flat)])
         return cst.Call(cst.Name(self.intrinsic("cuvil.runtime.axes", helper)), [cst.Arg(owner), cst.Arg(axis)])
 
+    def _over_axes(self, original: cst.Call, updated: cst.Call, short: str, method: bool) -> cst.BaseExpression | None:
+        """`np.var(a, axis=k, ddof=d, keepdims=b)`, `a.std(k)` with any axis, `np.mean(a, axis=(0, 1))`,
+        `a.max(axis=(0, 2))` … with a tuple of axes → `var_axes(a, k, d, b)`, `mean_axes(a, (0, 1), b)`
+        (runtime/axis_reductions.py); None for anything else (no axis, `dtype=`, `out=`, a keepdims not literal).
+        CPU only."""
+        helper, extra = _OVER_AXES[short]
+        found = self._array_and_axis(original, updated, method, ("axis", "keepdims", *extra))
+        if found is None or not self.arrays_into or found[1].ndim == 0:
+            return None
+        owner, _, rest = found
+        pairs = list(zip(original.args if method else original.args[1:], rest, strict=True))
+        named = {u.keyword.value: (o.value, u.value) for o, u in pairs if u.keyword is not None}
+        given = [(o.value, u.value) for o, u in pairs if u.keyword is None]
+        if len(given) > 1 or (given and "axis" in named) or not (given or "axis" in named):
+            return None
+        seen, axis = given[0] if given else named["axis"]
+        keep = named.get("keepdims", (None, cst.Name("False")))[1]
+        if _is_none(axis) or not (isinstance(keep, cst.Name) and keep.value in ("True", "False")):
+            return None
+        if isinstance(axis, cst.Tuple):
+            if not axis.elements or not all(_literal_int(e.value) is not None for e in axis.elements):
+                return None
+        elif extra:  # var, std: one axis, an int
+            if not (isinstance(at := self.types.of(seen), Scalar) and np.dtype(at.dtype).kind in "iu"):
+                return None
+        else:
+            return None  # mean, max, min of one axis: Numba's own, or lower/arrays.py's loops
+        arguments = [owner, axis, *(named[e][1] if e in named else cst.Integer("0") for e in extra), keep]
+        call = cst.Call(cst.Name(self.intrinsic("cuvil.runtime.axis_reductions", helper)),
+                        [cst.Arg(v) for v in arguments])
+        result = self.types.of(original)
+        if isinstance(result, Scalar) and not result.weak and result.dtype not in _BOXED:
+            return self._call(call, result.dtype, False)  # Numba returns a float32 as a Python float
+        return call
+
     def _prod_dtype(self, original: cst.Call, updated: cst.Call, method: bool) -> cst.BaseExpression | None:
         """`np.prod(a, dtype=d)`, `a.prod(dtype=d)` → `d(np.prod(a.astype(d)))`: NumPy casts each element and
         multiplies in d, which Numba's prod does not take; with an axis or anything else, Numba's own."""
@@ -133,10 +178,10 @@ class LibraryResults(Linspaces):
                            [cst.Arg(self._call(owner, result.dtype, True))])
         return product if result.dtype in _BOXED else self._call(product, result.dtype, False)  # Numba: int64
 
-    def _array_and_axis(self, original: cst.Call, updated: cst.Call,
-                        method: bool) -> tuple[cst.BaseExpression, Array, list[cst.Arg]] | None:
+    def _array_and_axis(self, original: cst.Call, updated: cst.Call, method: bool, keywords: tuple[str, ...] = (
+            "axis",)) -> tuple[cst.BaseExpression, Array, list[cst.Arg]] | None:
         """The array a call along an axis works on (`a.f(…)`, or `np.f(a, …)` by position), its type, and the
-        arguments after it; None when it is not an array or another keyword than `axis=` is given."""
+        arguments after it; None when it is not an array or another keyword than `keywords` is given."""
         if method:
             owner = cst.ensure_type(updated.func, cst.Attribute).value
             kind = self.types.of(cst.ensure_type(original.func, cst.Attribute).value)
@@ -145,7 +190,7 @@ class LibraryResults(Linspaces):
         else:
             return None
         rest = list(updated.args if method else updated.args[1:])
-        if not isinstance(kind, Array) or any(a.keyword is not None and a.keyword.value != "axis" for a in rest):
+        if not isinstance(kind, Array) or any(a.keyword is not None and a.keyword.value not in keywords for a in rest):
             return None
         return owner, kind, rest
 
