@@ -137,7 +137,14 @@ class NumpyRules:
         if name in _SUMS | _MEANS | _KEEPS | _INDICES | _LOGICAL:
             if len(args) > 1 and "axis" not in keywords and name not in _QUANTILES:  # np.max(a, (0, 1)): the axis
                 keywords = {**keywords, "axis": args[1]}
-            return self.reduction(name, first, keywords)
+            result = self.reduction(name, first, keywords)
+            q = self.of(args[1]) if name in _QUANTILES and len(args) > 1 and "axis" not in keywords else None
+            if isinstance(q, Array | Scalar) and not (isinstance(q, Scalar) and q.weak) \
+                    and isinstance(result, Scalar) and _kind(q.dtype) == "f":  # q's dtype promotes (NEP 50)
+                result = Scalar(np.result_type(getattr(first, "dtype", result.dtype), q.dtype).name)
+            if isinstance(q, Array) and isinstance(result, Scalar):  # one value per q
+                return Array(result.dtype, q.ndim) if q.ndim else result
+            return result
         if name in _ALLOCATE or name == "full":
             ndim = _ndim_of_shape(first)
             explicit = keywords.get("dtype") or (args[2] if name == "full" and len(args) > 2 else

@@ -254,6 +254,8 @@ class Rules(NumpyRules):
         if name in ("cuvil.runtime.statistics.var", "cuvil.runtime.statistics.std",
                     "cuvil.runtime.statistics.median") and args:  # np.var's (np.median's) rule
             return self.numpy(name.rsplit(".", 1)[1], args[:1], {})
+        if name in ("cuvil.runtime.statistics.percentile", "cuvil.runtime.statistics.quantile") and args:
+            return self.numpy(name.rsplit(".", 1)[1], args[:2], {})  # np.percentile(a, q)'s rule
         if name.startswith("cuvil.runtime.axis_reductions.") and len(args) >= 3:  # np.var(a, axis=k, …), lowered
             keep = cst.Name("True") if isinstance(args[-1], cst.Name) and args[-1].value == "True" else None
             return self.numpy(name.rsplit(".", 1)[1][:-5], args[:1], {"axis": args[1], **({"keepdims": keep}

@@ -99,6 +99,7 @@ LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.inplace.inplac
                                                            "sort_in_place", "argmax_axis", "argmin_axis")),
                      "cuvil.runtime.products.int_dot", "cuvil.runtime.products.int_matmul",
                      *(f"cuvil.runtime.axis_reductions.{n}_axes" for n in ("var", "std", "mean", "max", "min")),
+                     "cuvil.runtime.statistics.percentile", "cuvil.runtime.statistics.quantile",
                      *(f"cuvil.runtime.ranges.{n}" for n in ("arange", "linspace", "linspace_step")),
                      *(f"cuvil.runtime.elementwise.{n}" for n in (
                          "broadcast_shape", "numpy_refuses", "python_int_as", "python_float_as")),
@@ -233,6 +234,8 @@ _TABLE: dict[str, Entry] = {
     **_entries("cuvil.runtime.folds.python_max cuvil.runtime.folds.python_min", raises="opaque"),
     **_entries("cuvil.runtime.statistics.var cuvil.runtime.statistics.std "
                "cuvil.runtime.statistics.median"),  # np.var(a): nan for an empty a (np.median: or a NaN in it)
+    **_entries("cuvil.runtime.statistics.percentile cuvil.runtime.statistics.quantile",
+               raises="opaque"),  # np.percentile(a, q): NumPy's IndexError for an empty a
     **_entries("cuvil.runtime.products.int_dot cuvil.runtime.products.int_matmul", raises="opaque"),
     **_entries("cuvil.runtime.ranges.arange", raises="opaque"),  # np.arange with float arguments
     **_entries("cuvil.runtime.ranges.linspace cuvil.runtime.ranges.linspace_step", raises="opaque"),  # np.linspace

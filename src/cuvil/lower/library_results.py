@@ -3,7 +3,9 @@ casts pass (lower/casts.py mixes this in) so the result is NumPy's:
 
     np.std(float32_array)      →  np.float32(std(x))           # Numba: float64 (std var median percentile …);
                                                                # NumPy's nan for an empty x (runtime/statistics.py),
-                                                               # and for np.median(x) with a NaN in x
+                                                               # and for np.median(x) with a NaN in x;
+                                                               # np.percentile(x, q), np.quantile: NumPy's
+                                                               # IndexError for an empty x
     np.ptp(bool_array)         →  numpy_refuses(x, "numpy boolean subtract, …")   # Numba: a number or a crash
     np.clip(int32_array, 0.0, 2.5)  →  np.clip(x.astype(np.float64), 0.0, 2.5)    # Numba clips in int32
     np.cumsum(3)               →  np.cumsum(np.full(1, 3))     # NumPy: array([3]); Numba: 3
@@ -315,6 +317,10 @@ class LibraryResults(Linspaces):
         if short == "median" and not method and isinstance(kind, Array) and len(updated.args) == 1 \
                 and updated.args[0].keyword is None:  # NaN anywhere: NumPy's nan (Numba's sorts it aside)
             updated = cst.Call(cst.Name(self.intrinsic("cuvil.runtime.statistics", "median")), [updated.args[0]])
+        if short in ("percentile", "quantile") and not method and isinstance(kind, Array) and kind.dtype != "bool" \
+                and len(updated.args) == 2 and all(a.keyword is None for a in updated.args) and self.arrays_into:
+            # of an empty array: NumPy's IndexError (Numba's failed an assertion)
+            updated = cst.Call(cst.Name(self.intrinsic("cuvil.runtime.statistics", short)), list(updated.args))
         if short in _SUBTRACTING and isinstance(kind, Array | Scalar) and kind.dtype == "bool" and owner is not None:
             refused = ufunc_result("subtract", [kind, kind], python=False)  # NumPy subtracts: its words for bools
             message = refused.message if isinstance(refused, Refused) else "numpy boolean subtract"
@@ -325,6 +331,8 @@ class LibraryResults(Linspaces):
         result = self.types.of(original)
         if isinstance(result, Scalar) and not result.weak and result.dtype not in _BOXED:
             return self._call(updated, result.dtype, False)
+        if isinstance(result, Array) and short in ("percentile", "quantile") and result.dtype != "float64":
+            return self._call(updated, result.dtype, True)  # per q of a float32 array: Numba's are float64
         return updated
 
     def _clip(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:

@@ -3,13 +3,17 @@ Numba's divide by the size and raise ZeroDivisionError; and with `ddof=`, which 
 squared deviations from the mean summed and divided by max(size - ddof, 0), as NumPy (inf or nan where that is
 0). `np.median` of a whole array: NumPy's nan when any element is NaN (Numba's median sorts NaN aside and
 answers the median of the rest) or the array is empty. The lowering calls these for the forms without an axis
-(lower/library_results.py); with one, Numba's."""
+(lower/library_results.py); with one, runtime/axis_reductions.py's. `np.percentile` and `np.quantile` of an
+empty array: NumPy's IndexError (after its check of q), where Numba's failed an assertion."""
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 from numba import types
 from numba.extending import overload, register_jitable
+
+from .where import located
 
 
 def var(a, ddof=0):  # the plain-Python meaning: NumPy's own
@@ -78,3 +82,65 @@ def _median(a):
         return np.median(flat)
 
     return impl
+
+
+def percentile(a, q, at=0):
+    return np.percentile(a, q)
+
+
+def quantile(a, q, at=0):
+    return np.quantile(a, q)
+
+
+_EMPTY = ("index 0 is out of bounds for axis 0 with size 0", "index -1 is out of bounds for axis 0 with size 0",
+          "cannot do a non-empty take from an empty axes.")  # NumPy's IndexError for each first read
+
+
+def _raise_empty(which, at):
+    raise located(IndexError, _EMPTY[which], at)
+
+
+@numba.njit("void(int64, int64)", cache=True)
+def _empty_error(which, at):
+    with numba.objmode():
+        _raise_empty(which, at)
+
+
+@register_jitable
+def _first_index(q):
+    """The index NumPy reads first from an empty integer array: -1 where q's first value is 0 (the
+    interpolation's "above the last element", (n - 1) * q = -0.0), else 0; 1 for an empty q (it reads none)."""
+    flat = np.ravel(np.asarray(q))
+    if flat.size == 0:
+        return 1
+    return -1 if flat[0] == 0 else 0
+
+
+def _of_empty(numba_function, quantile):
+    """Numba's own for an array with elements; for an empty one, NumPy's IndexError for the element it reads
+    first (the last of a float array, looking for a NaN; of an integer array the first, or the last where the
+    first q is 0; np.quantile of an integer array with integer q takes: its own words), once q passed Numba's
+    check (NumPy's words: "Percentiles must be in the range [0, 100]"). An empty q of an empty integer array
+    reads nothing: an empty float64 array, as NumPy's."""
+    def typer(a, q, at=0):
+        if not (isinstance(a, types.Array) and isinstance(a.dtype, types.Float | types.Integer)):
+            return None
+        floats = isinstance(a.dtype, types.Float)
+        takes = quantile and isinstance(q.dtype if isinstance(q, types.Array) else q, types.Integer | types.Boolean)
+
+        def impl(a, q, at=0):
+            if a.size == 0:
+                none = numba_function(np.zeros(1), q)  # q's range, checked first
+                first = -1 if floats else _first_index(q)
+                if first == 1:
+                    return none
+                _empty_error(np.int64(2 if takes and not floats else first == -1), np.int64(at))
+            return numba_function(a, q)
+
+        return impl
+
+    return typer
+
+
+overload(percentile, jit_options={"nogil": True})(_of_empty(np.percentile, False))
+overload(quantile, jit_options={"nogil": True})(_of_empty(np.quantile, True))
