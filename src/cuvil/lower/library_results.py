@@ -33,6 +33,8 @@ import numpy as np
 from ..analysis.type_rules import Types
 from ..analysis.types import Array, Refused, Scalar, ufunc_result
 from .linspaces import Linspaces
+from .reductions import is_none, literal_int
+from .roundings import Roundings
 
 # Numba computes these in float64 (its ptp in int64 or float64) and returns that: NumPy's dtype is the array's
 _WIDENED = frozenset("std var median nanstd nanvar nanmedian average percentile quantile nanpercentile "
@@ -50,7 +52,7 @@ _DTYPE_CASTS = frozenset("int8 int16 int32 int64 uint8 uint16 uint32 uint64 floa
                          "bool_".split())
 
 
-class LibraryResults(Linspaces):
+class LibraryResults(Linspaces, Roundings):
     """Mixed into lower/casts.Casts, whose `types`, `numpy`, `intrinsic` and `_call` these use."""
 
     types: Types
@@ -121,7 +123,7 @@ class LibraryResults(Linspaces):
             return None  # Numba's own: the flattened product, the last axis sorted, a 1-D argsort
         axis = rest[0].value if rest else cst.UnaryOperation(cst.Minus(), cst.Integer(str(-(default or 0))))
         numpy = cst.Name(self.numpy())
-        if _is_none(axis):
+        if is_none(axis):
             flat = cst.Call(cst.Attribute(numpy, cst.Name("ravel")), [cst.Arg(owner)])
             return cst.Call(cst.Attribute(numpy, cst.Name(short)), [cst.Arg(flat)])
         return cst.Call(cst.Name(self.intrinsic("cuvil.runtime.axes", helper)), [cst.Arg(owner), cst.Arg(axis)])
@@ -143,10 +145,10 @@ class LibraryResults(Linspaces):
             return None
         seen, axis = given[0] if given else named["axis"]
         keep = named.get("keepdims", (None, cst.Name("False")))[1]
-        if _is_none(axis) or not (isinstance(keep, cst.Name) and keep.value in ("True", "False")):
+        if is_none(axis) or not (isinstance(keep, cst.Name) and keep.value in ("True", "False")):
             return None
         if isinstance(axis, cst.Tuple):
-            if not axis.elements or not all(_literal_int(e.value) is not None for e in axis.elements):
+            if not axis.elements or not all(literal_int(e.value) is not None for e in axis.elements):
                 return None
         elif extra:  # var, std: one axis, an int
             if not (isinstance(at := self.types.of(seen), Scalar) and np.dtype(at.dtype).kind in "iu"):
@@ -216,57 +218,6 @@ class LibraryResults(Linspaces):
         return cst.Call(cst.Name(helper), [cst.Arg(v.with_changes(lpar=[], rpar=[])) for v in (start, stop, step)]
                         + [cst.Arg(dtype)])
 
-    def _round(self, original: cst.Call, updated: cst.Call, method: bool) -> cst.BaseExpression | None:
-        """`np.round(a, d)`, `np.around(a, d)`, `a.round(d)` → `around(a, d)` (runtime/rounding.py): NumPy's
-        arithmetic in a's dtype (Numba's is float64's: a float32 0.35 rounded to 0.3); `out=` of a's dtype
-        → `around_into(a, d, out)`; a half → `around_f16(h, d)`; a bool array with a decimals other than 0,
-        NumPy's TypeError. CPU only; None for anything else (Numba's)."""
-        if method:
-            owner, kind = cst.ensure_type(updated.func, cst.Attribute).value, \
-                self.types.of(cst.ensure_type(original.func, cst.Attribute).value)
-            pairs = list(zip(original.args, updated.args, strict=True))
-        elif updated.args and updated.args[0].keyword is None:
-            owner, kind = updated.args[0].value, self.types.of(original.args[0].value)
-            pairs = list(zip(original.args[1:], updated.args[1:], strict=True))
-        else:
-            return None
-        named = {u.keyword.value: (o.value, u.value) for o, u in pairs if u.keyword is not None}
-        given = [(o.value, u.value) for o, u in pairs if u.keyword is None]
-        if not self.arrays_into or not isinstance(kind, Array | Scalar) or set(named) - {"decimals", "out"} \
-                or len(given) + len(named) > 2 or len(given) == 2 and named:
-            return None
-        decimals = given[0][1] if given else named["decimals"][1] if "decimals" in named else cst.Integer("0")
-        out = given[1] if len(given) == 2 else named.get("out")
-        if out is not None and _is_none(out[1]):
-            out = None
-        dtype = np.dtype(kind.dtype)
-        if dtype.kind == "b":
-            if out is not None or not isinstance(kind, Array) or _literal_int(decimals) == 0:
-                return None  # NumPy's rint: a float16 array, which compiled code does not compute whole
-            digits = _literal_int(decimals)
-            if digits is None:
-                return None
-            ufunc = "divide" if digits < 0 else "multiply"
-            message = (f"Cannot cast ufunc '{ufunc}' output from dtype('float64') to dtype('bool') with casting "
-                       "rule 'same_kind'")  # NumPy's multiply (or divide) by 10**d into a bool array
-            refuses = self.intrinsic("cuvil.runtime.elementwise", "numpy_refuses")
-            return cst.Call(cst.Name(refuses), [cst.Arg(owner), cst.Arg(cst.SimpleString(repr(message)))])
-        if dtype.kind not in "iufc":
-            return None
-        arguments = [cst.Arg(owner), cst.Arg(decimals)]
-        if dtype.name == "float16":
-            if not isinstance(kind, Scalar) or out is not None:
-                return None  # a half array: lower/precision.py's refusal
-            return cst.Call(cst.Name(self.intrinsic("cuvil.runtime.rounding", "around_f16")), arguments)
-        if out is None:
-            return cst.Call(cst.Name(self.intrinsic("cuvil.runtime.rounding", "around")), arguments)
-        target = self.types.of(out[0])
-        if not (isinstance(kind, Array) and isinstance(target, Array) and target.dtype == kind.dtype) \
-                or dtype.kind not in "fc":
-            return None  # an integer `out`: NumPy's divide into it refuses, or copies (Numba's own)
-        return cst.Call(cst.Name(self.intrinsic("cuvil.runtime.rounding", "around_into")),
-                        [*arguments, cst.Arg(out[1])])
-
     def integer_product(self, original: list[cst.BaseExpression], updated: list[cst.BaseExpression],
                         dot: bool) -> cst.Call | None:
         """`np.dot(a, b)`, `a.dot(b)`, `a @ b` of integer or bool arrays of 1 or 2 dims:
@@ -284,7 +235,7 @@ class LibraryResults(Linspaces):
         an empty axis, where Numba's divides by its length; without an axis (or with `out=`, `keepdims=`),
         Numba's own."""
         found = self._array_and_axis(original, updated, method)
-        if found is None or len(found[2]) != 1 or _is_none(found[2][0].value):
+        if found is None or len(found[2]) != 1 or is_none(found[2][0].value):
             return None
         helper = self.intrinsic("cuvil.runtime.axes", f"{short}_axis")
         return cst.Call(cst.Name(helper), [cst.Arg(found[0]), cst.Arg(found[2][0].value)])
@@ -293,7 +244,7 @@ class LibraryResults(Linspaces):
         """`a.sort(axis=k)`, `a.sort(k)` → `sort_in_place(a, k)` (runtime/axes.py); `kind=`/`order=` stay Numba's
         refusal, `a.sort()` Numba's own (the last axis), `axis=None` NumPy's TypeError that Numba refuses."""
         found = self._array_and_axis(original, updated, True)
-        if found is None or len(found[2]) != 1 or _is_none(found[2][0].value):
+        if found is None or len(found[2]) != 1 or is_none(found[2][0].value):
             return None
         return cst.Call(cst.Name(self.intrinsic("cuvil.runtime.axes", "sort_in_place")),
                         [cst.Arg(found[0]), cst.Arg(found[2][0].value)])
@@ -378,14 +329,3 @@ class LibraryResults(Linspaces):
         inner = cst.Call(cst.Attribute(numpy, cst.Name("maximum")), [cst.Arg(a), cst.Arg(lo)])
         return cst.Call(cst.Attribute(numpy, cst.Name("minimum")), [cst.Arg(inner), cst.Arg(hi)])
 
-
-def _literal_int(node: cst.BaseExpression) -> int | None:
-    """The value of an int literal (`2`, `-1`), else None."""
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-        inner = _literal_int(node.expression)
-        return -inner if inner is not None else None
-    return int(node.evaluated_value) if isinstance(node, cst.Integer) else None
-
-
-def _is_none(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Name) and node.value == "None"

@@ -50,8 +50,8 @@ class Reduction:
         if len(rest) > 1 or (rest and "axis" in keywords):
             return None
         axis_node = rest[0] if rest else keywords.get("axis")
-        axis = _literal_axis(axis_node)
-        if axis_node is not None and axis is None and not _is_none(axis_node):
+        axis = literal_int(axis_node)
+        if axis_node is not None and axis is None and not is_none(axis_node):
             return None
         keep = keywords.get("keepdims")
         if keep is not None and not (isinstance(keep, cst.Name) and keep.value in ("True", "False")):
@@ -63,17 +63,16 @@ _NAMES = {"sum": "sum", "prod": "prod", "mean": "mean", "max": "max", "amax": "m
           "any": "any", "all": "all"}
 
 
-def _is_none(node: cst.BaseExpression) -> bool:
+def is_none(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Name) and node.value == "None"
 
 
-def _literal_axis(node: cst.BaseExpression | None) -> int | None:
-    if isinstance(node, cst.Integer):
-        return int(node.value, 0)
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) \
-            and isinstance(node.expression, cst.Integer):
-        return -int(node.expression.value, 0)
-    return None
+def literal_int(node: cst.BaseExpression | None) -> int | None:
+    """The value of an int literal (`2`, `-1`), else None."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        inner = literal_int(node.expression)
+        return -inner if inner is not None else None
+    return int(node.evaluated_value) if isinstance(node, cst.Integer) else None
 
 
 @dataclasses.dataclass

@@ -229,15 +229,22 @@ def _sigmoid_f64(x):
 @intrinsic
 def _llvm_extreme(typingctx, a, b, which):
     """llvm.maximum / llvm.minimum: NaN if either is NaN, and -0 < +0. LLVM vectorizes a reduction through
-    them (a `vector.reduce.fmaximum`); `max(m, x)` and every select form measured here stay scalar."""
+    them (a `vector.reduce.fmaximum`); `max(m, x)` and every select form measured here stay scalar.
+
+    llvm.maxnum / llvm.minnum (`which` "maxnum", "minnum") under `nnan nsz`: one vmaxps, and a reduction through
+    it vectorizes to one per 16 float32 where llvm.maximum's NaN and signed-zero ordering cost three times as
+    much in L1 (measured 0.025 against 0.080 ns per element). A NaN operand makes the result undefined (poison):
+    only a reduction that counts its NaNs and replaces the result when there was one may use it
+    (lower/reductions.py)."""
     if not (isinstance(a, types.Float) and a == b and isinstance(which, types.StringLiteral)):
         return None
     name = "llvm." + which.literal_value
+    flags = ("nnan", "nsz") if which.literal_value in ("maxnum", "minnum") else ()
 
     def codegen(context, builder, sig, args):
         ty = context.get_value_type(sig.return_type)
         fn = builder.module.declare_intrinsic(name, [ty], ir.FunctionType(ty, [ty, ty]))
-        return builder.call(fn, args[:2])
+        return builder.call(fn, args[:2], fastmath=flags)
 
     return a(a, b, which), codegen
 
@@ -256,35 +263,17 @@ def _minimum(a, b):
     return None
 
 
-@intrinsic
-def _llvm_number_extreme(typingctx, a, b, which):
-    """llvm.maxnum / llvm.minnum with `nnan nsz`: one vmaxps, and a reduction through it vectorizes to one
-    per 16 float32 where llvm.maximum's NaN and signed-zero ordering cost three times as much in L1 (measured
-    0.025 against 0.080 ns per element). A NaN operand makes the result undefined (poison): only a reduction
-    that counts its NaNs and replaces the result when there was one may use it (lower/reductions.py)."""
-    if not (isinstance(a, types.Float) and a == b and isinstance(which, types.StringLiteral)):
-        return None
-    name = "llvm." + which.literal_value
-
-    def codegen(context, builder, sig, args):
-        ty = context.get_value_type(sig.return_type)
-        fn = builder.module.declare_intrinsic(name, [ty], ir.FunctionType(ty, [ty, ty]))
-        return builder.call(fn, args[:2], fastmath=("nnan", "nsz"))
-
-    return a(a, b, which), codegen
-
-
 @overload(maximum_nonan, jit_options=_JIT)
 def _maximum_nonan(a, b):
     if isinstance(a, types.Float) and a == b:
-        return lambda a, b: _llvm_number_extreme(a, b, "maxnum")
+        return lambda a, b: _llvm_extreme(a, b, "maxnum")
     return None
 
 
 @overload(minimum_nonan, jit_options=_JIT)
 def _minimum_nonan(a, b):
     if isinstance(a, types.Float) and a == b:
-        return lambda a, b: _llvm_number_extreme(a, b, "minnum")
+        return lambda a, b: _llvm_extreme(a, b, "minnum")
     return None
 
 
