@@ -159,25 +159,27 @@ def _exp_core_f32(t):
 
 @_kernel(exp_f32, types.float32)
 def _exp_f32(x):
-    # Clamped so that 2**k stays within two float32 factors; -104 and 89 already give 0 and inf. NaN: last.
-    xc = x if x > F32(-104.0) else F32(-104.0)
-    xc = xc if xc < F32(89.0) else F32(89.0)
+    # Clamped so that 2**k stays within two float32 factors; -104 and 89 already give 0 and inf. Each clamp is
+    # written so that a NaN passes it (one vmaxps/vminps) and every step after, where a clamp that caught NaN
+    # needed a compare and a blend to put it back. The reduction's two fused steps change 141 of the 2**32
+    # results and neither worst error (3 from NumPy, 0.986 ulp from exact); the polynomial's last steps stay
+    # separate (fused: 1.013 ulp from exact). 0.34 against 0.41 ns/element in L1.
+    xc = F32(-104.0) if x < F32(-104.0) else x
+    xc = F32(89.0) if xc > F32(89.0) else xc
     kf = np.rint(xc * C.LOG2E32)
-    r = (xc - kf * C.LN2_HI32) - kf * C.LN2_LO32
+    r = fma(kf, -C.LN2_LO32, fma(kf, -C.LN2_HI32, xc))
     y = (r * r * horner(C.EXP32, r) + r) + F32(1.0)
-    y = _scale_f32(y, kf)
-    return x if x != x else y
+    return _scale_f32(y, kf)
 
 
 @_kernel(exp_f64, types.float64)
 def _exp_f64(x):
-    xc = x if x > -746.0 else -746.0
-    xc = xc if xc < 710.0 else 710.0
+    xc = -746.0 if x < -746.0 else x  # NaN passes, as in exp_f32
+    xc = 710.0 if xc > 710.0 else xc
     kf = np.rint(xc * C.LOG2E64)
-    r = (xc - kf * C.LN2_HI64) - kf * C.LN2_LO64
+    r = fma(kf, -C.LN2_LO64, fma(kf, -C.LN2_HI64, xc))
     y = (r * r * horner(C.EXP64, r) + r) + 1.0
-    y = _scale_f64(y, kf)
-    return x if x != x else y
+    return _scale_f64(y, kf)
 
 
 @_kernel(log_f32, types.float32)
