@@ -58,6 +58,23 @@ def arrays(dtype: str, shape: tuple[int, ...], special: bool = True,
     return hnp.arrays(np.dtype(dtype), shape, elements=values if values is not None else elements(dtype, special))
 
 
+def seeded_array(data: Any, dtype: str, shape: tuple[int, ...], scale: float = 50.0,
+                 full_range: bool = False) -> np.ndarray:
+    """A NumPy-generated array from a drawn seed (cheaper to draw and shrink than element by element): normal
+    values times `scale` cast to `dtype` (`full_range`: integers over the whole dtype), a NaN at a drawn place
+    in a float array half the time."""
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    kind = np.dtype(dtype).kind
+    if full_range and kind in "iu":
+        info = np.iinfo(dtype)
+        x = rng.integers(info.min, info.max, shape, dtype=dtype, endpoint=True)
+    else:
+        x = (rng.standard_normal(shape) * scale).astype(dtype)
+    if kind == "f" and x.size and data.draw(st.booleans(), label="with a nan"):
+        x.flat[data.draw(st.integers(0, x.size - 1), label="at")] = np.nan
+    return x
+
+
 def shapes(ndim: int, min_side: int = 0) -> st.SearchStrategy[tuple[int, ...]]:
     return st.tuples(*[st.integers(min_side, MAX_SIDE)] * ndim)
 

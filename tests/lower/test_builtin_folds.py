@@ -6,13 +6,13 @@ guard miss (another dtype and rank)."""
 
 from __future__ import annotations
 
+import functools
 import warnings
 
-import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.lower.compare import assert_like_numpy, jitted
+from tests.lower.compare import assert_like_numpy, jitted, seeded_array
 
 FOLDS = """
 def folds(a):
@@ -22,19 +22,9 @@ SUM = """
 def total(a):
     return sum(a)
 """
+_array = functools.partial(seeded_array, scale=1e3, full_range=True)  # integers over their whole range
 DTYPES = ["int8", "uint8", "int16", "int64", "uint64", "float32", "float64", "bool"]
 
-
-def _array(data, dtype: str, shape: tuple[int, ...]) -> np.ndarray:
-    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
-    if np.dtype(dtype).kind in "iu":
-        info = np.iinfo(dtype)
-        x = rng.integers(info.min, info.max, shape, dtype=dtype, endpoint=True)
-    else:
-        x = (rng.standard_normal(shape) * 1e3).astype(dtype)
-    if np.dtype(dtype).kind == "f" and x.size and data.draw(st.booleans(), label="with a nan"):
-        x.flat[data.draw(st.integers(0, x.size - 1), label="at")] = np.nan
-    return x
 
 
 @settings(max_examples=30, deadline=None)

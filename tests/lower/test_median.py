@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import warnings
 
-import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.lower.compare import assert_like_numpy, jitted
+from tests.lower.compare import assert_like_numpy, jitted, seeded_array
 
 MEDIAN = """
 def middle(x):
@@ -19,13 +18,6 @@ def middle(x):
 """
 DTYPES = ["float32", "float64", "int8", "int64", "uint8", "bool"]
 
-
-def _array(data, dtype: str, shape: tuple[int, ...]) -> np.ndarray:
-    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
-    x = (rng.standard_normal(shape) * 50).astype(dtype)
-    if np.dtype(dtype).kind == "f" and x.size and data.draw(st.booleans(), label="with a nan"):
-        x.flat[data.draw(st.integers(0, x.size - 1), label="at")] = np.nan
-    return x
 
 
 @settings(max_examples=30, deadline=None)
@@ -35,5 +27,6 @@ def test_median_is_numpys_with_nan_and_empty_arrays(data, dtype, other, shape):
     fn = jitted(MEDIAN)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # NumPy's "Mean of empty slice"
-        for x in (_array(data, dtype, shape), _array(data, dtype, shape), _array(data, other, (2, 3))):
+        arrays = (seeded_array(data, dtype, shape), seeded_array(data, dtype, shape), seeded_array(data, other, (2, 3)))
+        for x in arrays:
             assert_like_numpy(fn, x)

@@ -180,6 +180,14 @@ def _dtypes(a: types.Array, real: bool) -> tuple[np.dtype, np.dtype]:
     return np.dtype(np.complex128 if complex_ else np.float64), result
 
 
+@register_jitable(**_JIT)
+def _lane_total(rows, o, total):
+    """`total` plus row `o`'s elements, in order (the mean's sum for mean, var and std alike)."""
+    for j in range(rows.shape[1]):
+        total += rows[o, j]
+    return total
+
+
 def _variance(root: bool):
     def typer(a, axis, ddof=0, keepdims=False, at=0):
         plan = _plan(a, axis, keepdims)
@@ -193,9 +201,7 @@ def _variance(root: bool):
             outer, n = rows.shape
             out = np.empty(outer, result)
             for o in range(outer):
-                mean = acc.type(0)
-                for j in range(n):
-                    mean += rows[o, j]
+                mean = _lane_total(rows, o, acc.type(0))
                 if n:  # (an empty lane's total is 0 / 0: nan, where a complex division would raise)
                     mean = mean / n
                 total = 0.0
@@ -229,9 +235,7 @@ def _mean_axes(a, axis, keepdims=False, at=0):
         outer, n = rows.shape
         out = np.empty(outer, result)
         for o in range(outer):
-            total = acc.type(0)
-            for j in range(n):
-                total += rows[o, j]
+            total = _lane_total(rows, o, acc.type(0))
             out[o] = total / n if n else nothing
         return shaped(out, dims)
 
