@@ -31,6 +31,7 @@ from .types import (
     Scalar,
     Tuple,
     Type,
+    extreme,
     item,
     ufunc_result,
     unify,
@@ -67,6 +68,16 @@ def _literal_int(node: cst.BaseExpression) -> int | None:
     if isinstance(node, cst.Integer):
         return int(node.evaluated_value)
     return -int(node.expression.evaluated_value) if _negative_literal(node) else None  # type: ignore[attr-defined]
+
+
+def _literal_number(node: cst.BaseExpression) -> int | float | None:
+    """The value of an int or float literal, negated or not; None for anything else."""
+    negated = isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus)
+    inner = node.expression if negated else node  # type: ignore[attr-defined]
+    if not isinstance(inner, cst.Integer | cst.Float):
+        return None
+    value = inner.evaluated_value
+    return -value if negated else value
 
 
 def _negative_literal(node: cst.BaseExpression) -> bool:
@@ -331,10 +342,7 @@ class Rules(NumpyRules):
             dtype = "int64" if name == "sum" and t.dtype == "bool" else t.dtype
             return Scalar(dtype) if t.ndim == 1 else Array(dtype, t.ndim - 1) if name == "sum" else UNKNOWN
         if name in ("min", "max") and len(types) >= 2:
-            out: Type | None = None
-            for t in types:
-                out = unify(out, t)
-            return out if out is not None else UNKNOWN
+            return extreme(types, [_literal_number(a) for a in args])
         if name == "divmod" and len(types) == 2:
             q = ufunc_result("floor_divide", types)
             return Tuple((q, q)) if not isinstance(q, Tuple) else q

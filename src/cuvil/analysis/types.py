@@ -20,6 +20,7 @@ the rules per expression and the fixpoint over a function are analysis/type_rule
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -165,6 +166,36 @@ def unify(a: Type | None, b: Type) -> Type:
     if isinstance(a, Tuple) and isinstance(b, Tuple) and len(a.items) == len(b.items):
         return Tuple(tuple(unify(x, y) for x, y in zip(a.items, b.items)))
     return CONFLICT
+
+
+def extreme(types: Sequence[Type], literals: Sequence[int | float | None]) -> Type:
+    """The type of `max(a, b, ...)` / `min(...)` of numbers. CPython returns one argument unconverted, which no
+    single type follows; this one holds every argument's value exactly where a type can. NumPy's promotion of
+    the NumPy arguments, widened by each Python number it cannot hold: a literal it holds exactly adds nothing
+    (max(np.int32(x), 0) is int32 and wraps as x would; max(u, 0) of a uint64 is uint64), another Python int is
+    an int64 and float a float64 (max(np.int8(5), 300) is 300, not NEP 50's int8 44; max(np.float32(0), 0.1) is
+    0.1). uint64 with a signed integer stays NumPy's float64. `literals`: each argument's value if a literal."""
+    if not all(isinstance(t, Scalar) for t in types):
+        out: Type | None = None
+        for t in types:
+            out = unify(out, t)
+        return out if out is not None else UNKNOWN
+    scalars = [t for t in types if isinstance(t, Scalar)]
+    if all(t.weak for t in scalars):
+        return Scalar(_python_kind(*scalars), True)
+    strong = [np.dtype(t.dtype) for t in scalars if not t.weak]
+    base = np.result_type(*strong)
+    wider = [np.dtype(t.dtype) for t, v in zip(scalars, literals) if t.weak and not _holds(base, v)]
+    return Scalar(np.result_type(base, *wider).name)
+
+
+def _holds(dtype: np.dtype, value: int | float | None) -> bool:
+    """`value` (a literal; None: not one) is exactly a value of `dtype`."""
+    if value is None or dtype.kind not in "iuf" or (dtype.kind in "iu" and not isinstance(value, int)):
+        return False
+    if dtype.kind in "iu":
+        return int(np.iinfo(dtype).min) <= value <= int(np.iinfo(dtype).max)
+    return math.isfinite(value) and float(dtype.type(value)) == value
 
 
 def item(t: Type, k: int) -> Type:

@@ -10,6 +10,7 @@ they give CPython's answer for Python numbers and NumPy's for NumPy values, wher
     round(2**53 + 1)            →  to_int(x)                       # an integer's own value (Numba: via a float)
     round(15, -1)               →  round_int_ndigits(15, -1)       # an int, exactly (Numba: 20.0)
     round(np.int8(125), -1)     →  round_integer(x, -1)            # NumPy's, in int8 (Numba: a float32)
+    max(np.uint64(u), 0)        →  max(u, np.uint64(0))            # one type holding both (Numba: float64)
     isinstance(True, int)       →  True                            # decided when compiling (lower/isinstances.py)
     math.trunc(np.int8(3))      →  numpy_refuses(x, "type numpy.int8 doesn't define __trunc__ method")
 """
@@ -87,6 +88,8 @@ class BuiltinCalls:
             helper = ("cuvil.runtime.pyint", "round_int_ndigits") if kind.weak else \
                 ("cuvil.runtime.elementwise", "round_integer")
             return updated.with_changes(func=cst.Name(self.intrinsic(*helper)))
+        if name in ("max", "min") and len(positional) == len(updated.args) >= 2:
+            return self._extreme(original, updated)
         if name == "isinstance":
             answer = isinstances.decided(original, self.types)  # CPython's answer, known for every variant
             if answer is not None:
@@ -99,6 +102,19 @@ class BuiltinCalls:
                 return cst.Call(cst.Name(refuses), [cst.Arg(updated.args[0].value), cst.Arg(cst.SimpleString(
                     repr(said)))])
         return None
+
+    def _extreme(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression | None:
+        """max()/min() of numbers of different types, each converted first to the one type the analysis gives
+        the result (analysis/types.extreme): Numba's max(int8, int64 literal) agreed, max(np.uint64, 0) went
+        through float64 and lost the low bits above 2**53."""
+        result = self.types.of(original)
+        kinds = [self.types.of(a.value) for a in original.args]
+        if not isinstance(result, Scalar) or result.weak or not all(isinstance(k, Scalar) for k in kinds) \
+                or all(k == result for k in kinds):
+            return None
+        return updated.with_changes(args=[
+            a.with_changes(value=a.value if k == result else self._call(a.value, result.dtype, False))
+            for a, k in zip(updated.args, kinds)])
 
     def _numpy_operands(self, *operands: cst.BaseExpression) -> bool:
         """Some operand is a NumPy scalar or an array, all are known: `divmod()` of them is NumPy's."""
