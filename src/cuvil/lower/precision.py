@@ -51,6 +51,9 @@ _ARRAY_CALLS = frozenset({"len", "numpy.empty_like", "numpy.zeros_like", "numpy.
                           "cuvil.runtime.pages.advise"})
 _RUNTIME = {"float16": "f16", "bfloat16": "bf16"}  # runtime/half.py's names
 _ONES_BITS = {"float16": 0x3C00, "bfloat16": 0x3F80}
+HALF_STEPS = "cuvil.runtime.half_steps"  # functions of a format's steps, not of values: in the half's own
+_STEPS = {"numpy.nextafter": "nextafter", "numpy.spacing": "spacing"}
+_STEPPED = frozenset({"nextafter_f16", "spacing_f16", "nextafter_bf16"})
 Intrinsic = Callable[[str, str], str]
 
 
@@ -212,6 +215,7 @@ class Values(cst.CSTTransformer):
                  filename: str | None):
         super().__init__()
         self.types, self.precision, self.numpy = types, precision, numpy
+        self.intrinsic = intrinsic
         self.round = intrinsic(HALF, f"round_{_RUNTIME[precision.storage]}")
         self.narrow_name = intrinsic(HALF, _RUNTIME[precision.storage])
         self.where = Located(filename)
@@ -284,6 +288,9 @@ class Values(cst.CSTTransformer):
         if isinstance(result, Array) and _half(result) and name in ("numpy.ones", "numpy.ones_like",
                                                                     "numpy.full", "numpy.full_like"):
             return self._filled(name, updated)
+        stepped = f"{_STEPS.get(name)}_{_RUNTIME[self.precision.storage]}"
+        if not self.precision.policy and isinstance(result, Scalar) and _half(result) and stepped in _STEPPED:
+            return _call(self.intrinsic(HALF_STEPS, stepped), *(a.value for a in updated.args))  # a half's steps
         if not self.precision.policy and isinstance(result, Scalar) and _half(result) \
                 and not name.startswith(HALF) and name != "numpy.float16":
             return _call(self.round, updated)  # np.tanh(h), math.sqrt(h), a helper's half result
