@@ -52,8 +52,8 @@ _ARRAY_CALLS = frozenset({"len", "numpy.empty_like", "numpy.zeros_like", "numpy.
 _RUNTIME = {"float16": "f16", "bfloat16": "bf16"}  # runtime/half.py's names
 _ONES_BITS = {"float16": 0x3C00, "bfloat16": 0x3F80}
 HALF_STEPS = "cuvil.runtime.half_steps"  # functions of a format's steps, not of values: in the half's own
-_STEPS = {"numpy.nextafter": "nextafter", "numpy.spacing": "spacing"}
-_STEPPED = frozenset({"nextafter_f16", "spacing_f16", "nextafter_bf16"})
+_STEPPED = {("numpy.nextafter", "float16"): "nextafter_f16", ("numpy.spacing", "float16"): "spacing_f16",
+            ("numpy.nextafter", "bfloat16"): "nextafter_bf16"}
 Intrinsic = Callable[[str, str], str]
 
 
@@ -288,8 +288,8 @@ class Values(cst.CSTTransformer):
         if isinstance(result, Array) and _half(result) and name in ("numpy.ones", "numpy.ones_like",
                                                                     "numpy.full", "numpy.full_like"):
             return self._filled(name, updated)
-        stepped = f"{_STEPS.get(name)}_{_RUNTIME[self.precision.storage]}"
-        if not self.precision.policy and isinstance(result, Scalar) and _half(result) and stepped in _STEPPED:
+        stepped = _STEPPED.get((name, self.precision.storage))
+        if not self.precision.policy and isinstance(result, Scalar) and _half(result) and stepped:
             return _call(self.intrinsic(HALF_STEPS, stepped), *(a.value for a in updated.args))  # a half's steps
         if not self.precision.policy and isinstance(result, Scalar) and _half(result) \
                 and not name.startswith(HALF) and name != "numpy.float16":
