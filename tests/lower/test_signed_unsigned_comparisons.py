@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.lower.compare import jitted
@@ -56,6 +56,7 @@ def test_a_signed_integer_against_a_uint64_compares_values(form, op, dtype, swap
 
 @pytest.mark.parametrize("op", OPERATORS)
 @given(value=st.sampled_from(EDGES_U) | st.integers(0, 2**64 - 1), number=st.integers(-(2**63), 2**63 - 1))
+@example(value=2**63 - 1, number=2**63 - 512)  # equal as float64s; `u == n` in the tuple was True
 @settings(max_examples=10, deadline=None)
 def test_a_python_int_against_a_uint64_compares_values(op, value, number):
     """NumPy compares a Python int with a uint64 by value (NEP 50: no conversion to the array's type first)."""
@@ -64,3 +65,20 @@ def test_a_python_int_against_a_uint64_compares_values(op, value, number):
     expected, got = fn.py_func(u, number), fn(u, number)
     assert [type(g) for g in got] == [type(e) for e in expected]
     assert [np.asarray(g).tolist() for g in got] == [np.asarray(e).tolist() for e in expected], (value, number)
+
+
+def _int64_array(value: int) -> np.ndarray:
+    return np.full(1, value, np.int64)  # broadcast against u
+
+
+@pytest.mark.parametrize("number", [int, np.int64, _int64_array], ids=["python", "int64", "array"])
+@pytest.mark.parametrize("op", OPERATORS)
+def test_an_array_the_plan_leaves_whole_against_a_number_compares_values(op, number):
+    """The pairs a float64 comparison gets wrong, every time: the draws above find them rarely."""
+    fn = jitted(f"def f(u, n):\n    return u[0] {op} n, u {op} n, n {op} u\n")  # left whole after a check
+    u = np.array([2**63, 2**63 - 1, 2**64 - 1, 2**53], np.uint64)
+    for n, value in ((4, 2**63 - 1), (4, 2**53 + 1), (3, 2**63 - 512)):  # first call, guard hit, guard miss
+        expected, got = fn.py_func(u[:n], number(value)), fn(u[:n], number(value))
+        for e, g in zip(expected, got, strict=True):
+            assert type(g) is type(e) and np.asarray(g).dtype == np.asarray(e).dtype, (value, g, e)
+            assert np.array_equal(g, e), (value, g, e)

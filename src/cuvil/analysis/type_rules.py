@@ -240,7 +240,8 @@ class Rules(NumpyRules):
         if name == "cuvil.runtime.elementwise.round_integer" and args:  # lower/builtin_calls.py: x's dtype
             return self.of(args[0])
         if name == "cuvil.runtime.elementwise.signed_unsigned_cmp":  # lower/exact_comparisons.py: a NumPy int,
-            return Scalar("int64")  # so that the comparison is NumPy's bool, as the one it replaces
+            arrays = [k.ndim for k in map(self.of, args) if isinstance(k, Array)]  # so that the comparison is
+            return Array("int8", max(arrays)) if arrays else Scalar("int64")  # NumPy's, as the one it replaces
         if name in ("cuvil.runtime.pymath.round_ndigits", "cuvil.runtime.pymath.int_float_cmp"):  # lower/casts.py
             return FLOAT
         if name.startswith("cuvil.runtime.pymath."):  # CPython's math with its errors (runtime/pymath.py)

@@ -10,7 +10,7 @@ import libcst as cst
 import numpy as np
 
 from ..analysis.type_rules import Types
-from ..analysis.types import Scalar, Type
+from ..analysis.types import Array, Scalar, Type
 
 
 class ExactComparisons:
@@ -49,8 +49,9 @@ class ExactComparisons:
     def _signed_unsigned(self, kinds: list[Type], updated: cst.Comparison) -> cst.BaseExpression | None:
         """A signed integer (a Python int too) against a uint64 compares values, as NumPy does; their common
         type is float64, Numba's too, where 2**63 - 1 == 2**63. `signed_unsigned_cmp(s, u)`
-        (runtime/elementwise.py) is the exact sign of s - u, compared with 0."""
-        if not all(isinstance(k, Scalar) for k in kinds):
+        (runtime/elementwise.py) is the exact sign of s - u, compared with 0; for arrays the Plan left whole
+        (inside a tuple, say), an int8 array of signs."""
+        if not all(isinstance(k, Scalar | Array) for k in kinds):
             return None
         dtypes = [k.dtype for k in kinds]  # type: ignore[union-attr]
         if "uint64" not in dtypes or not any(np.dtype(d).kind == "i" for d in dtypes):

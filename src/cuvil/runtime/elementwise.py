@@ -160,6 +160,9 @@ def _round_integer(x, n):
 
 @overload(signed_unsigned_cmp, jit_options={"nogil": True})
 def _signed_unsigned_cmp(s, u):
+    if isinstance(s, types.Array) or isinstance(u, types.Array):
+        return _signed_unsigned_cmp_arrays
+
     def impl(s, u):
         if s < 0:
             return -1
@@ -167,6 +170,18 @@ def _signed_unsigned_cmp(s, u):
         return -1 if v < u else 1 if v > u else 0
 
     return impl
+
+
+def _signed_unsigned_cmp_arrays(s, u):
+    """The signs for arrays, broadcast: a comparison the Plan left whole (one inside a tuple) reaches NumPy's
+    ufunc in Numba, whose loop for int64 with uint64 is float64's."""
+    a, b = np.asarray(s), np.asarray(u)
+    shape = np.broadcast_shapes(a.shape, b.shape)
+    a, b = np.broadcast_to(a, shape), np.broadcast_to(b, shape)
+    out = np.empty(shape, np.int8)
+    for at in np.ndindex(shape):
+        out[at] = signed_unsigned_cmp(a[at], b[at])
+    return out
 
 
 @overload(true_divide, jit_options=_NUMPY)
