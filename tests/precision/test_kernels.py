@@ -191,6 +191,17 @@ def test_whole_array_operations_the_lowering_leaves_are_refused_at_the_line():
     assert info.value.lineno == fn.py_func.__code__.co_firstlineno + 1
 
 
+@pytest.mark.parametrize("expression", ["np.count_nonzero(x > 1)", "x[x > 1]", "np.nonzero(x == 1)[0]",
+                                        "(x > 1) if x.size else (x < 1)"])
+def test_comparisons_the_lowering_leaves_are_refused_at_the_line(expression):
+    """They compared the bits: np.count_nonzero(x > 1) of float16 [1.5, -2.25, 300] was 3 (NumPy: 2)."""
+    fn = cuvil.jit(define(f"def whole(x):\n    return {expression}\n", env=ENV))
+    for x in (np.array([1.5, -2.25, 300], np.float16), to_bf16(np.array([1.5, -2.25, 300], np.float32))):
+        with pytest.raises(cuvil.CuvilTypeError, match="Comparison on a (float16|bfloat16) array") as info:
+            fn(x)
+        assert info.value.lineno == fn.py_func.__code__.co_firstlineno + 1
+
+
 def test_mixed_halves_and_contradicting_policy_are_refused_naming_the_argument():
     add = cuvil.jit(define("""
         def add(x, y):

@@ -111,7 +111,10 @@ class Rules(NumpyRules):
             return self.matmul(self.of(node.left), self.of(node.right))  # not a broadcast: (2, 3) @ (3,) is 1-D
         if isinstance(node, cst.BinaryOperation):
             name = _OPERATORS.get(type(node.operator))
-            return ufunc_result(name, [self.of(node.left), self.of(node.right)]) if name else UNKNOWN
+            left = self.of(node.left)
+            if name == "power" and isinstance(left, Array) and left.dtype == "bool" and _literal_int(node.right) == 2:
+                return Array("int8", left.ndim)  # NumPy's `array ** 2` is np.square, whose bool loop gives int8
+            return ufunc_result(name, [left, self.of(node.right)]) if name else UNKNOWN
         if isinstance(node, cst.UnaryOperation):
             return self.unary(node)
         if isinstance(node, cst.Comparison):

@@ -121,26 +121,32 @@ class Lowering:
 
     def tuple(self, stmt: cst.SimpleStatementLine, small: cst.BaseSmallStatement,
               value: cst.Tuple) -> list[cst.BaseStatement | Nest] | None:
-        """`return a + b, np.max(x, axis=0)`: each element lowered on its own, in order, into a temporary."""
+        """`return a + b, np.max(x, axis=0)`: each element lowered on its own, in order, into a temporary. An
+        element that is not lowered but evaluated before one that is (`return x[0], x + 1`: an index that may
+        raise) is assigned to a temporary first, keeping Python's order."""
         builder = _Statement(self, stmt, Evaluator(self.shapes[id(stmt)]))
-        elements = []
+        elements: list[cst.Element] = []
+        waiting: list[int] = []  # elements kept as written whose evaluation a lowered one must not pass
         changed = False
         for element in value.elements:
             kind = self.types.of(element.value)
+            array = isinstance(kind, Array) and kind.ndim > 0 and builder.worth(element.value)
+            if not array and not (isinstance(kind, Scalar) and builder.is_reduction(element.value)):
+                if not isinstance(element.value, cst.Name | cst.Integer | cst.Float | cst.Attribute):
+                    waiting.append(len(elements))
+                elements.append(element)
+                continue
+            for at in waiting:
+                temporary = cst.Name(self.fresh("_e"))
+                builder.nests.append(assign(temporary, elements[at].value, origin_of(stmt)))
+                elements[at] = elements[at].with_changes(value=temporary)
+            waiting.clear()
             try:
-                if isinstance(kind, Array) and kind.ndim > 0 and builder.worth(element.value):
-                    elements.append(element.with_changes(value=builder.array(element.value, kind)))
-                    changed = True
-                    continue
-                if isinstance(kind, Scalar) and builder.is_reduction(element.value):
-                    elements.append(element.with_changes(value=builder.reduction(element.value, kind)))
-                    changed = True
-                    continue
+                lowered = builder.array(element.value, kind) if array else builder.reduction(element.value, kind)
             except (NotLowered, Contradiction):
                 return None
-            if not isinstance(element.value, cst.Name | cst.Integer | cst.Float | cst.Attribute):
-                return None  # its evaluation would move past the lowered ones: keep Python's order
-            elements.append(element)
+            elements.append(element.with_changes(value=lowered))
+            changed = True
         if not changed:
             return None
         for nest in builder.nests:

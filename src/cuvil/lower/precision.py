@@ -259,9 +259,12 @@ class Values(cst.CSTTransformer):
             name = self.types.calls.effect(caller).name
             if name in _ARRAY_CALLS or name.startswith(("helper ", "cuvil.runtime.parallel.")):
                 return
-        elif isinstance(parent, cst.Assign | cst.Return | cst.Element | cst.AssignTarget | cst.Tuple |
-                        cst.Comparison | cst.ComparisonTarget | cst.Param):
+        elif isinstance(parent, cst.Assign | cst.Return | cst.Element | cst.AssignTarget | cst.Tuple | cst.Param):
             return
+        elif isinstance(parent, cst.Comparison | cst.ComparisonTarget) and all(
+                isinstance(t.operator, cst.Is | cst.IsNot)
+                for t in (parent.comparisons if isinstance(parent, cst.Comparison) else [parent])):
+            return  # identity; an order or equality the Plan left whole would compare the bits
         call = self.parents[-2] if isinstance(parent, cst.Arg) else None
         what = self.types.calls.effect(call).name if isinstance(call, cst.Call) else \
             type(parent).__name__ if parent is not None else "this"
