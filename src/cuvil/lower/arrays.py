@@ -125,13 +125,15 @@ class Lowering:
         element that is not lowered but evaluated before one that is (`return x[0], x + 1`: an index that may
         raise) is assigned to a temporary first, keeping Python's order."""
         builder = _Statement(self, stmt, Evaluator(self.shapes[id(stmt)]))
-        elements: list[cst.Element] = []
+        elements: list[cst.BaseElement] = []
         waiting: list[int] = []  # elements kept as written whose evaluation a lowered one must not pass
         changed = False
         for element in value.elements:
             kind = self.types.of(element.value)
-            array = isinstance(kind, Array) and kind.ndim > 0 and builder.worth(element.value)
-            if not array and not (isinstance(kind, Scalar) and builder.is_reduction(element.value)):
+            starred = isinstance(element, cst.StarredElement)
+            array = not starred and isinstance(kind, Array) and kind.ndim > 0 and builder.worth(element.value)
+            reduction = not starred and isinstance(kind, Scalar) and builder.is_reduction(element.value)
+            if not (array or reduction):
                 if not isinstance(element.value, cst.Name | cst.Integer | cst.Float | cst.Attribute):
                     waiting.append(len(elements))
                 elements.append(element)
@@ -142,7 +144,8 @@ class Lowering:
                 elements[at] = elements[at].with_changes(value=temporary)
             waiting.clear()
             try:
-                lowered = builder.array(element.value, kind) if array else builder.reduction(element.value, kind)
+                lowered = builder.array(element.value, kind) if isinstance(kind, Array) and array \
+                    else builder.reduction(element.value, kind)
             except (NotLowered, Contradiction):
                 return None
             elements.append(element.with_changes(value=lowered))
