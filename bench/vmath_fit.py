@@ -177,7 +177,6 @@ FITS = {  # name: (kind, arguments, bits)
     "LOG64": ("poly", (powers(1, 7), log_g, lambda z: mp.mpf(1) / 2, 0, ZMAX), 53),
     "TANH64": ("poly", (powers(0, 12), tanh_g, tanh_w, 0, mp.mpf("0.8") ** 2), 53),
     "ERF64": ("poly", (powers(0, 11), erf_g, erf_w, 0, 1), 53),
-    "TANH_SMALL32": ("poly", (powers(0, 6), tanh_g, tanh_w, 0, mp.mpf("0.8") ** 2), 24),
     "ERF_SMALL32": ("poly", (powers(0, 6), erf_g, erf_w, 0, 1), 24),
     # the error of V in 2**V, in units of erf's ulp (erf >= 0.84 on [1, 3.95]): weighted by erfc ln 2
     "ERFC_LOG2_32": ("poly", (powers(0, 6), lambda t: mp.log(mp.erfc(t), 2), lambda t: mp.erfc(t) * LN2, 1,

@@ -27,7 +27,7 @@ Errors, in ulp of the result (BOUNDS, asserted by tests/lower/test_math.py):
 | exp       | float64 | 1        | 1.1      | 0.72           |
 | log       | float32 | 4        | 0.85     | 3.83           |
 | log       | float64 | 1        | 0.9      | 0.63           |
-| tanh      | float32 | 2        | 1.1      | 1.37           |
+| tanh      | float32 | 3        | 2.62     | 1.37           |
 | tanh      | float64 | 1        | 1.1      | 1.19           |
 | erf       | float32 | 1        | 1.25     | 0.5            |
 | erf       | float64 | 1        | 1.2      | 0.83           |
@@ -74,7 +74,7 @@ BOUNDS: dict[tuple[str, str], Entry] = {
     ("exp", "float64"): Entry("exp_f64", Bound(1, 1.1, 0.72)),
     ("log", "float32"): Entry("log_f32", Bound(4, 0.85, 3.83)),
     ("log", "float64"): Entry("log_f64", Bound(1, 0.9, 0.63)),
-    ("tanh", "float32"): Entry("tanh_f32", Bound(2, 1.1, 1.37)),
+    ("tanh", "float32"): Entry("tanh_f32", Bound(3, 2.62, 1.37)),
     ("tanh", "float64"): Entry("tanh_f64", Bound(1, 1.1, 1.19)),
     ("erf", "float32"): Entry("erf_f32", Bound(1, 1.25, 0.5)),
     ("erf", "float64"): Entry("erf_f64", Bound(1, 1.2, 0.83)),

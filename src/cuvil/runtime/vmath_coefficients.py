@@ -37,13 +37,8 @@ LOG64 = tuple(F64(c) for c in (
     0.6666666666666734, 0.3999999999941664, 0.28571428742028376, 0.22222198605012378, 0.1818356285447141,
     0.15314084739685058, 0.14795634524871668))
 
-# float32 tanh(x) = x + x * z * P(z), z = x**2, on |x| < TANH_SMALL_LIMIT32: fit 0.0039; beyond, 1 - 2 / (exp(2|x|)
-# + 1) up to TANH_CLAMP32, where float32's tanh is 1
-TANH_SMALL_LIMIT32 = F32(0.8)
+# float32 tanh(x) = e / (e + 2), e = expm1(2|x|) from EXP32, up to TANH_CLAMP32, where float32's tanh is 1
 TANH_CLAMP32 = F32(9.1)
-TANH_SMALL32 = tuple(F32(c) for c in (
-    -0.3333333134651184, 0.13333241641521454, -0.05395474657416344, 0.021776430308818817, -0.00851746741682291,
-    0.0028612420428544283, -0.0005754173034802079))
 
 # float64 tanh(x) = x + x * z * P(z), z = x**2, on |x| < TANH_SMALL64: fit 0.067
 TANH_SMALL64 = F64(0.8)
