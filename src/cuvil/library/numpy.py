@@ -102,7 +102,7 @@ LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.inplace.inplac
                      "cuvil.runtime.statistics.percentile", "cuvil.runtime.statistics.quantile",
                      *(f"cuvil.runtime.ranges.{n}" for n in ("arange", "linspace", "linspace_step")),
                      *(f"cuvil.runtime.elementwise.{n}" for n in (
-                         "broadcast_shape", "numpy_refuses", "python_int_as", "python_float_as")),
+                         "broadcast_shape", "numpy_refuses", "python_int_as", "python_float_as", "numpy_int_as")),
                      *(f"cuvil.runtime.pymath.{n}" for n in DOMAINS), *INTO, *UPDATES,
                      *(f"cuvil.runtime.pyint.{n}" for n in (*OVERFLOWS, "arm_checked", "power", "lshift", "rshift",
                                                             "floordiv",

@@ -32,7 +32,7 @@ from .builtin_calls import BuiltinCalls
 from .division_into import DivisionInto
 from .exact_comparisons import ExactComparisons
 from .library_results import LibraryResults
-from .python_ints import fitted, fitted_call, needs_fit, weak_int
+from .python_ints import fitted, fitted_call, needs_fit, numpy_fit, weak_int
 
 _NATIVE = frozenset({"int64", "float64", "complex128", "bool"})  # what Numba computes Python numbers in
 _NUMPY_SEMANTICS = {"true_divide": "true_divide", "floor_divide": "floor_divide", "remainder": "remainder",
@@ -216,12 +216,13 @@ class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, cst.CS
 
     def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
         """A name that is a NumPy scalar (say float32) starts as one, even when first bound to a Python number;
-        a Python int stored into a narrow integer array must fit its dtype (NumPy 2's OverflowError)."""
+        a Python int stored into a narrow integer array must fit its dtype (NumPy 2's OverflowError), and so must a
+        NumPy scalar stored into a signed integer array (lower/python_ints.numpy_fit)."""
         if len(original.targets) == 1 and isinstance(original.targets[0].target, cst.Subscript):
             into = self.types.of(original.targets[0].target)
             dtype = into.dtype if isinstance(into, Scalar | Array) else None
             kind = self.types.of(original.value)
-            if dtype is not None and needs_fit(original.value, kind, dtype):
+            if dtype is not None and (needs_fit(original.value, kind, dtype) or numpy_fit(kind, dtype)):
                 return updated.with_changes(value=fitted(updated.value, kind, dtype, self.numpy(), self.intrinsic))
             return updated
         if len(original.targets) != 1 or not isinstance(original.targets[0].target, cst.Name):
@@ -249,6 +250,17 @@ class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, cst.CS
             return into
         semantics = _NUMPY_SEMANTICS.get(ufunc) if self._numpy_scalars(original.target, original.value) \
             and repeatable(original.target) else None
+        result = ufunc_result(ufunc, [target, self.types.of(original.value)])
+        stored = isinstance(target, Scalar) and isinstance(original.target, cst.Subscript) \
+            and repeatable(original.target) and numpy_fit(result, target.dtype) is not None
+        if stored:  # `a[i] += x[i]`, int8 and int64: NumPy stores the int64 sum as a[i] = ... would (numpy_fit)
+            computed = cst.BinaryOperation(updated.target, _binary_operator(original.operator), value)
+            if semantics:
+                computed = cst.Call(cst.Name(self.intrinsic("cuvil.runtime.elementwise", semantics)),
+                                    [cst.Arg(updated.target), cst.Arg(value)])
+            assert isinstance(target, Scalar)
+            return cst.Assign([cst.AssignTarget(updated.target)],
+                              fitted(computed, result, target.dtype, self.numpy(), self.intrinsic))
         if isinstance(target, Scalar) and (semantics or isinstance(original.target, cst.Name) and _wraps(target)):
             # `t op= v` on a narrow integer: `t = np.int8(t op v)`, which wraps as NumPy does; a NumPy scalar
             # divides as NumPy does: `t = floor_divide(t, v)` (Numba's int64 `//=` gives 0 for INT64_MIN // -1)

@@ -4,7 +4,8 @@ integer 300 out of bounds for int8"; `int_array[0] = nan`: ValueError "cannot co
 where Numba wraps it or stores garbage. A float is truncated first, as `int(x)` would (`a[0] = 2.9` stores 2).
 The conversions are runtime/elementwise.python_int_as and python_float_as; a literal the dtype holds needs
 none (a check that cannot fail would still keep a parallel loop serial). Stores, `.fill(v)` and the integer
-dtypes' constructors (`np.int8(v)`) take them.
+dtypes' constructors (`np.int8(v)`) take them. A NumPy scalar stored into a signed integer array is checked
+the same way (`numpy_fit`): NumPy's setitem converts it to a Python int first.
 """
 
 from __future__ import annotations
@@ -37,9 +38,22 @@ def needs_fit(node: cst.BaseExpression, kind: Type, dtype: str) -> bool:
     return weak_int(kind) and dtype != "int64" or _weak_float(kind)
 
 
+def numpy_fit(kind: Type, dtype: str) -> str | None:
+    """The conversion a NumPy scalar of `kind` stored into a signed integer `dtype` goes through, or None: NumPy's
+    setitem takes it as a Python int (a float truncated) and refuses what the dtype cannot hold, where Numba
+    wraps (`int8_array[0] = int64_array[0]` of 300: OverflowError). Unsigned arrays take any number modulo
+    their size, as Numba's cast does."""
+    if not isinstance(kind, Scalar) or kind.weak or kind.dtype in ("bool", "float16", "bfloat16") \
+            or np.dtype(dtype).kind != "i" or np.dtype(kind.dtype).kind not in "iuf" \
+            or np.can_cast(kind.dtype, dtype, "safe"):
+        return None
+    return "python_float_as" if np.dtype(kind.dtype).kind == "f" else "numpy_int_as"
+
+
 def fitted(node: cst.BaseExpression, kind: Type, dtype: str, numpy: str,
            intrinsic: Callable[[str, str], str]) -> cst.Call:
-    name = intrinsic("cuvil.runtime.elementwise", "python_float_as" if _weak_float(kind) else "python_int_as")
+    name = intrinsic("cuvil.runtime.elementwise", numpy_fit(kind, dtype) or (
+        "python_float_as" if _weak_float(kind) else "python_int_as"))
     return cst.Call(cst.Name(name), [cst.Arg(node), cst.Arg(cst.Attribute(cst.Name(numpy), cst.Name(dtype)))])
 
 

@@ -113,6 +113,11 @@ def python_int_as(value, dtype):
 
 
 @cuda.jit(device=True)
+def numpy_int_as(value, dtype):
+    return dtype(value)
+
+
+@cuda.jit(device=True)
 def maximum(a, b):  # np.maximum: NaN wins
     if a != a:
         return a

@@ -75,6 +75,15 @@ def python_int_as(value, dtype, at=0):
     return dtype(value)
 
 
+def numpy_int_as(value, dtype, at=0):
+    """A NumPy integer stored into a signed integer array: NumPy's setitem takes it as a Python int, then a C long
+    ("Python int too large to convert to C long": a uint64 above 2**63 - 1), then checks the dtype's range.
+    Unsigned arrays take any integer modulo their size, as a cast does."""
+    if int(value) > 2**63 - 1:
+        raise OverflowError(_TOO_LARGE)
+    return python_int_as(int(value), dtype, at)
+
+
 def python_float_as(value, dtype, at=0):
     """A Python float stored into a NumPy integer array (or given to its dtype's constructor): NumPy 2 takes
     `int(value)` (ValueError for nan, OverflowError for infinities) and refuses what the dtype cannot hold."""
@@ -335,12 +344,40 @@ def _python_int_as(value, dtype, at=0):
 
 
 @register_jitable
-def _float_not_int(value, at):
-    """int(value) fails, or NumPy cannot take the int: CPython's ValueError or OverflowError."""
-    nonfinite(value, at)
+def _too_large(at):
     if at:
         raise OverflowError(_TOO_LARGE, at)
     raise OverflowError(_TOO_LARGE)
+
+
+@register_jitable
+def _fit_int64(v, dtype, low, high, name, at):
+    if v < low or v > high:
+        _int_out_of_bounds(v, np.int64(name), np.int64(at))
+    return dtype(v)
+
+
+@overload(numpy_int_as, jit_options={"nogil": True})
+def _numpy_int_as(value, dtype, at=0):
+    target = np.dtype(str(dtype.dtype if isinstance(dtype, types.NumberClass) else dtype))
+    info = np.iinfo(target)
+    low, high = int(info.min), int(info.max)
+    name = _INT_NAMES.index(target.name)
+    if isinstance(value, types.Integer) and not value.signed:
+        def unsigned(value, dtype, at=0):
+            if value > np.uint64(9223372036854775807):
+                _too_large(at)
+            return _fit_int64(np.int64(value), dtype, low, high, name, at)
+
+        return unsigned
+    return lambda value, dtype, at=0: _fit_int64(np.int64(value), dtype, low, high, name, at)
+
+
+@register_jitable
+def _float_not_int(value, at):
+    """int(value) fails, or NumPy cannot take the int: CPython's ValueError or OverflowError."""
+    nonfinite(value, at)
+    _too_large(at)
 
 
 @overload(python_float_as, jit_options={"nogil": True})

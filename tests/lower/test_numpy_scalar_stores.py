@@ -1,0 +1,51 @@
+"""A NumPy scalar stored into a signed integer array is NumPy's setitem: it becomes a Python int (a float
+truncated; NaN a ValueError, an infinity an OverflowError), which must fit a C long and then the dtype
+("Python integer 300 out of bounds for int8"), where Numba wrapped it: `out[i] = x[i] * 2` of int64 into
+int8 stored -56 for 200. Unsigned arrays take any number modulo their size, in NumPy as in Numba
+(lower/python_ints.numpy_fit, runtime/elementwise.numpy_int_as). A float stored into an unsigned array is a C cast
+in NumPy, undefined for a negative or too large value (NumPy warns "invalid value encountered in cast" and gives
+what its machine code gives): not compared here."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.lower.compare import arrays, assert_like_numpy, jitted
+
+FORMS = {
+    "element": "def f(a, x):\n    for i in range(len(x)):\n        a[i] = x[i]\n    return a\n",
+    "product": "def f(a, x):\n    for i in range(len(x)):\n        a[i] = x[i] * 2\n    return a\n",
+    "update": "def f(a, x):\n    for i in range(len(x)):\n        a[i] += x[i]\n    return a\n",
+    "row": "def f(a, x):\n    for i in range(len(x)):\n        a[i, 0] = x[i]\n    return a\n",
+    "slice": "def f(a, x):\n    a[0:2] = x[0]\n    return a\n",
+}
+TARGETS = ("int8", "int16", "int32", "int64", "uint8", "uint64")
+SOURCES = ("int8", "uint8", "int32", "int64", "uint64", "float32", "float64")
+PAIRS = [(t, s) for t in TARGETS for s in SOURCES if not (t.startswith("u") and s.startswith("float"))]
+
+
+@pytest.mark.parametrize("form", FORMS)
+@settings(max_examples=8, deadline=None)
+@given(pair=st.sampled_from(PAIRS), data=st.data())
+def test_a_numpy_scalar_stored_is_numpys(form, pair, data):
+    fn = jitted(FORMS[form])
+    target, source = pair
+    for n in (3, 3, 4):  # first call, guard hit, guard miss
+        x = data.draw(arrays(source, (n,)))
+        a = np.zeros((n, 2) if form == "row" else (n,), target)
+        with np.errstate(all="ignore"):
+            assert_like_numpy(fn, a, x)
+
+
+@pytest.mark.parametrize(("target", "value"), [
+    ("int8", np.int64(300)), ("int8", np.int64(-129)), ("int32", np.int64(2**40)), ("int64", np.uint64(2**63)),
+    ("int8", np.uint64(2**64 - 1)), ("int16", np.float32(np.nan)), ("int64", np.float64(-np.inf)),
+    ("int8", np.float64(127.9)), ("uint8", np.int64(-1)), ("uint8", np.int64(300)), ("int8", np.uint8(200))])
+def test_the_values_at_each_limit(target, value):
+    """Each of NumPy's three refusals and the stores it takes, one value each (the draws above are random)."""
+    fn = jitted(FORMS["element"])
+    for n in (1, 1, 2):
+        assert_like_numpy(fn, np.zeros(n, target), np.full(n, value))
