@@ -35,9 +35,3 @@ def test_the_checked_element_raises_first():
     for u, v in ((np.zeros(0), np.ones(3)), (np.zeros(0), np.ones(3)), (np.zeros(2), np.ones(3))):
         assert_like_numpy(fn, u, v)  # IndexError, IndexError, then NumPy's ValueError
 
-
-def test_a_bool_array_squared_is_int8():
-    """NumPy's `array ** 2` is np.square, whose bool loop gives int8; `** 3` is np.power's int64."""
-    fn = jitted("def f(u):\n    return u ** 2, u ** 3\n")
-    for u in (np.array([True, False]), np.array([False, True]), np.array([True, True, False])):
-        assert_like_numpy(fn, u)

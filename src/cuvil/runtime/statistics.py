@@ -116,17 +116,58 @@ def _first_index(q):
     return -1 if flat[0] == 0 else 0
 
 
+@register_jitable
+def _signed_lerp(s, v, dtype):
+    """NumPy's linear interpolation at the virtual index v of the sorted signed integers s: the step between
+    neighbours is taken in their dtype, wrapping as NumPy's subtract does (np.percentile of int8 [-1, 127] at 50
+    is 191.0), then the rest in float64, from below under half and from above at half or more."""
+    n = s.size
+    if v >= n - 1:
+        return np.float64(s[n - 1])
+    if v < 0:
+        return np.float64(s[0])
+    below = int(np.floor(v))
+    gamma = v - below
+    diff = np.float64(dtype(s[below + 1] - s[below]))  # Numba subtracts in int64: back to the dtype's width
+    if gamma >= 0.5:
+        return np.float64(s[below + 1]) - diff * (1 - gamma)
+    return np.float64(s[below]) + diff * gamma
+
+
+def _signed(scale):
+    """np.percentile (scale 100) or np.quantile (1) of a signed integer array with elements, NumPy's way."""
+    @register_jitable
+    def scalar(a, q, dtype):
+        return _signed_lerp(np.sort(a.ravel()), (a.size - 1) * (np.float64(q) / scale), dtype)
+
+    @register_jitable
+    def array(a, q, dtype):
+        s = np.sort(a.ravel())
+        flat = np.ravel(np.asarray(q))
+        out = np.empty(flat.size, np.float64)
+        for k in range(flat.size):
+            out[k] = _signed_lerp(s, (s.size - 1) * (np.float64(flat[k]) / scale), dtype)
+        return out.reshape(np.shape(q))
+
+    return scalar, array
+
+
 def _of_empty(numba_function, quantile):
-    """Numba's own for an array with elements; for an empty one, NumPy's IndexError for the element it reads
-    first (the last of a float array, looking for a NaN; of an integer array the first, or the last where the
-    first q is 0; np.quantile of an integer array with integer q takes: its own words), once q passed Numba's
-    check (NumPy's words: "Percentiles must be in the range [0, 100]"). An empty q of an empty integer array
-    reads nothing: an empty float64 array, as NumPy's."""
+    """Numba's own for an array with elements (for a signed integer one NumPy's, whose step wraps: `_signed`);
+    for an empty one, NumPy's IndexError for the element it reads first (the last of a float array, looking for
+    a NaN; of an integer array the first, or the last where the first q is 0; np.quantile of an integer array
+    with integer q takes: its own words), once q passed Numba's check (NumPy's words: "Percentiles must be in
+    the range [0, 100]"). An empty q of an empty integer array reads nothing: an empty float64 array, as
+    NumPy's."""
     def typer(a, q, at=0):
         if not (isinstance(a, types.Array) and isinstance(a.dtype, types.Float | types.Integer)):
             return None
         floats = isinstance(a.dtype, types.Float)
         takes = quantile and isinstance(q.dtype if isinstance(q, types.Array) else q, types.Integer | types.Boolean)
+
+        signed = isinstance(a.dtype, types.Integer) and a.dtype.signed and not takes
+        lerp = _signed(1.0 if quantile else 100.0)[isinstance(q, types.Array)]
+        dtype = getattr(np, str(a.dtype))
 
         def impl(a, q, at=0):
             if a.size == 0:
@@ -135,6 +176,9 @@ def _of_empty(numba_function, quantile):
                 if first == 1:
                     return none
                 _empty_error(np.int64(2 if takes and not floats else first == -1), np.int64(at))
+            if signed:
+                numba_function(np.zeros(1), q)  # q's range
+                return lerp(a, q, dtype)
             return numba_function(a, q)
 
         return impl
