@@ -250,25 +250,20 @@ class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, cst.CS
             return into
         semantics = _NUMPY_SEMANTICS.get(ufunc) if self._numpy_scalars(original.target, original.value) \
             and repeatable(original.target) else None
+        computed: cst.BaseExpression = cst.BinaryOperation(updated.target, _binary_operator(original.operator),
+                                                           value)
+        if semantics:
+            computed = cst.Call(cst.Name(self.intrinsic("cuvil.runtime.elementwise", semantics)),
+                                [cst.Arg(updated.target), cst.Arg(value)])
         result = ufunc_result(ufunc, [target, self.types.of(original.value)])
-        stored = isinstance(target, Scalar) and isinstance(original.target, cst.Subscript) \
-            and repeatable(original.target) and numpy_fit(result, target.dtype) is not None
-        if stored:  # `a[i] += x[i]`, int8 and int64: NumPy stores the int64 sum as a[i] = ... would (numpy_fit)
-            computed = cst.BinaryOperation(updated.target, _binary_operator(original.operator), value)
-            if semantics:
-                computed = cst.Call(cst.Name(self.intrinsic("cuvil.runtime.elementwise", semantics)),
-                                    [cst.Arg(updated.target), cst.Arg(value)])
-            assert isinstance(target, Scalar)
+        if isinstance(target, Scalar) and isinstance(original.target, cst.Subscript) \
+                and repeatable(original.target) and numpy_fit(result, target.dtype) is not None:
+            # `a[i] += x[i]`, int8 and int64: NumPy stores the int64 sum as `a[i] = ...` would (numpy_fit)
             return cst.Assign([cst.AssignTarget(updated.target)],
                               fitted(computed, result, target.dtype, self.numpy(), self.intrinsic))
         if isinstance(target, Scalar) and (semantics or isinstance(original.target, cst.Name) and _wraps(target)):
             # `t op= v` on a narrow integer: `t = np.int8(t op v)`, which wraps as NumPy does; a NumPy scalar
             # divides as NumPy does: `t = floor_divide(t, v)` (Numba's int64 `//=` gives 0 for INT64_MIN // -1)
-            computed: cst.BaseExpression = cst.BinaryOperation(updated.target, _binary_operator(original.operator),
-                                                               value)
-            if semantics:
-                name = self.intrinsic("cuvil.runtime.elementwise", semantics)
-                computed = cst.Call(cst.Name(name), [cst.Arg(updated.target), cst.Arg(value)])
             wrapped = self._call(computed, target.dtype, False) if _wraps(target) else computed
             return cst.Assign([cst.AssignTarget(updated.target)], wrapped)
         return updated.with_changes(value=value)
