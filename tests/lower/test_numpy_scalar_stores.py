@@ -1,10 +1,10 @@
 """A NumPy scalar stored into a signed integer array is NumPy's setitem: it becomes a Python int (a float
 truncated; NaN a ValueError, an infinity an OverflowError), which must fit a C long and then the dtype
-("Python integer 300 out of bounds for int8"), where Numba wrapped it: `out[i] = x[i] * 2` of int64 into
-int8 stored -56 for 200. Unsigned arrays take any number modulo their size, in NumPy as in Numba
-(lower/python_ints.numpy_fit, runtime/elementwise.numpy_int_as). A float stored into an unsigned array is a C cast
-in NumPy, undefined for a negative or too large value (NumPy warns "invalid value encountered in cast" and gives
-what its machine code gives): not compared here."""
+("Python integer 300 out of bounds for int8"), where Numba wrapped it: `out[i] = x[i] * 2` of int64 into int8
+stored -56 for 200. Through a mask or an index array NumPy casts it instead, wrapping, and so do unsigned
+arrays, in NumPy as in Numba (lower/python_ints.numpy_fit, runtime/elementwise.numpy_int_as). A float stored
+into an unsigned array is a C cast in NumPy, undefined for a negative or too large value (NumPy warns "invalid
+value encountered in cast" and gives what its machine code gives): not compared here."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ FORMS = {
     "update": "def f(a, x):\n    for i in range(len(x)):\n        a[i] += x[i]\n    return a\n",
     "row": "def f(a, x):\n    for i in range(len(x)):\n        a[i, 0] = x[i]\n    return a\n",
     "slice": "def f(a, x):\n    a[0:2] = x[0]\n    return a\n",
+    "mask": "def f(a, x):\n    a[a == 0] = x[0]\n    return a\n",  # NumPy casts, wrapping: no check
 }
 TARGETS = ("int8", "int16", "int32", "int64", "uint8", "uint64")
 SOURCES = ("int8", "uint8", "int32", "int64", "uint64", "float32", "float64")

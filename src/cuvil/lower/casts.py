@@ -217,12 +217,15 @@ class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, cst.CS
     def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
         """A name that is a NumPy scalar (say float32) starts as one, even when first bound to a Python number;
         a Python int stored into a narrow integer array must fit its dtype (NumPy 2's OverflowError), and so must a
-        NumPy scalar stored into a signed integer array (lower/python_ints.numpy_fit)."""
+        NumPy scalar stored through integers and slices into a signed integer array (lower/python_ints.numpy_fit;
+        through a mask or an index array NumPy casts it, wrapping)."""
         if len(original.targets) == 1 and isinstance(original.targets[0].target, cst.Subscript):
             into = self.types.of(original.targets[0].target)
             dtype = into.dtype if isinstance(into, Scalar | Array) else None
             kind = self.types.of(original.value)
-            if dtype is not None and (needs_fit(original.value, kind, dtype) or numpy_fit(kind, dtype)):
+            basic = not any(isinstance(p.slice, cst.Index) and isinstance(self.types.of(p.slice.value), Array)
+                            for p in original.targets[0].target.slice)  # a mask or an index array casts
+            if dtype is not None and (needs_fit(original.value, kind, dtype) or basic and numpy_fit(kind, dtype)):
                 return updated.with_changes(value=fitted(updated.value, kind, dtype, self.numpy(), self.intrinsic))
             return updated
         if len(original.targets) != 1 or not isinstance(original.targets[0].target, cst.Name):
