@@ -240,6 +240,9 @@ class Rules(NumpyRules):
             if short.endswith("divmod"):
                 return Tuple((FLOAT, FLOAT) if "float" in short else (INT, INT))
             return FLOAT if "float" in short or short == "py_truediv" else INT
+        if name == "cuvil.runtime.masks.mask_read" and args:  # lower/masks.py: the selected elements
+            array = self.of(args[0])
+            return Array(array.dtype, 1) if isinstance(array, Array) else UNKNOWN
         if name == "cuvil.runtime.elementwise.round_integer" and args:  # lower/builtin_calls.py: x's dtype
             return self.of(args[0])
         if name == "cuvil.runtime.elementwise.signed_unsigned_cmp":  # lower/exact_comparisons.py: a NumPy int,

@@ -253,7 +253,7 @@ class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, cst.CS
             return into
         semantics = _NUMPY_SEMANTICS.get(ufunc) if self._numpy_scalars(original.target, original.value) \
             and repeatable(original.target) else None
-        computed: cst.BaseExpression = cst.BinaryOperation(updated.target, _binary_operator(original.operator),
+        computed: cst.BaseExpression = cst.BinaryOperation(updated.target, binary_operator(original.operator),
                                                            value)
         if semantics:
             computed = cst.Call(cst.Name(self.intrinsic("cuvil.runtime.elementwise", semantics)),
@@ -369,6 +369,6 @@ class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, cst.CS
         return updated
 
 
-def _binary_operator(op: cst.BaseAugOp) -> cst.BaseBinaryOp:
+def binary_operator(op: cst.BaseAugOp) -> cst.BaseBinaryOp:
     name = type(op).__name__.removesuffix("Assign")
     return getattr(cst, name)()

@@ -33,7 +33,7 @@ from ..frontend.walk import walk
 from ..normalize.names import Fresh, all_names, assigned_names
 from ..normalize.origins import origin_of
 from ..options import Options
-from . import library_raises
+from . import library_raises, masks
 from . import precision as half
 from .arrays import Lowering
 from .blocks import lower_arrays
@@ -172,6 +172,9 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     if options.target == "cpu" and any(powers(fn) for fn in functions.values()):  # `x ** 2` of Python numbers:
         # CPython's errors (CUDA kernels record error codes of their own, codegen/cuda_checks.py)
         rewrite_each(lambda types: PythonPowers(types, intrinsic, options.overflow == "raise"))
+        globals = program.globals()
+    if options.target == "cpu" and not halves and any(masks.wanted(fn) for fn in functions.values()):
+        rewrite_each(lambda types: masks.Masks(types, intrinsic))  # `a[a > 2]` of a 2-D array: NumPy's
         globals = program.globals()
     if options.target == "cpu" and not halves and any(library_raises.wanted(fn) for fn in functions.values()):
         rewrite_each(lambda types: library_raises.LibraryRaises(types, intrinsic))  # NumPy's words, the line
