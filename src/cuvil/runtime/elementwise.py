@@ -328,12 +328,16 @@ def _int_out_of_bounds(value, dtype, at):
         _raise_int_out_of_bounds(value, dtype, at)
 
 
+def _int_range(dtype):
+    """The integer dtype a `dtype` argument names (a NumberClass or a type), its bounds and its name's code."""
+    target = np.dtype(str(dtype.dtype if isinstance(dtype, types.NumberClass) else dtype))
+    info = np.iinfo(target)
+    return target, int(info.min), int(info.max), _INT_NAMES.index(target.name)
+
+
 @overload(python_int_as, jit_options={"nogil": True})
 def _python_int_as(value, dtype, at=0):
-    target = dtype.dtype if isinstance(dtype, types.NumberClass) else dtype
-    info = np.iinfo(np.dtype(str(target)))
-    low, high = int(info.min), int(info.max)
-    name = _INT_NAMES.index(np.dtype(str(target)).name)
+    _, low, high, name = _int_range(dtype)
 
     def impl(value, dtype, at=0):
         if value < low or value > high:
@@ -359,10 +363,7 @@ def _fit_int64(v, dtype, low, high, name, at):
 
 @overload(numpy_int_as, jit_options={"nogil": True})
 def _numpy_int_as(value, dtype, at=0):
-    target = np.dtype(str(dtype.dtype if isinstance(dtype, types.NumberClass) else dtype))
-    info = np.iinfo(target)
-    low, high = int(info.min), int(info.max)
-    name = _INT_NAMES.index(target.name)
+    _, low, high, name = _int_range(dtype)
     if isinstance(value, types.Integer) and not value.signed:
         def unsigned(value, dtype, at=0):
             if value > np.uint64(9223372036854775807):
@@ -382,10 +383,7 @@ def _float_not_int(value, at):
 
 @overload(python_float_as, jit_options={"nogil": True})
 def _python_float_as(value, dtype, at=0):
-    target = np.dtype(str(dtype.dtype if isinstance(dtype, types.NumberClass) else dtype))
-    info = np.iinfo(target)
-    low, high = int(info.min), int(info.max)
-    name = _INT_NAMES.index(target.name)
+    target, low, high, name = _int_range(dtype)
     top = 18446744073709551616.0 if target == np.uint64 else 9223372036854775808.0  # int() beyond: too large
 
     def impl(value, dtype, at=0):
