@@ -119,10 +119,27 @@ def test_weak_float_in_numpy_division_semantics(source):
     assert_like_numpy(jitted(source), np.array([135.0, 75.305, 68.481, 7.7], np.float32), 0.001)
 
 
-@pytest.mark.xfail(strict=True, reason="lowering bug 16: no OverflowError for an out-of-range Python int when the "
-                                       "array is empty (NumPy converts the scalar first)")
-def test_out_of_range_python_int_with_an_empty_array():
-    assert_like_numpy(jitted("def scale(a):\n    return -1 * a\n"), np.zeros((0,), np.uint8))
+FITTED = {  # a Python int NumPy converts to the array's dtype first, whatever the array's size
+    "operator": "def f(a, v):\n    return a + v\n",
+    "literal": "def f(a, v):\n    return -1 * a + 300 * a\n",
+    "ufunc": "def f(a, v):\n    return np.maximum(a, v)\n",
+    "power": "def f(a, v):\n    return np.power(a, v % 3) + a\n",
+    "chain": "def f(a, v):\n    return (a + 1) * v\n",
+    "2-D": "def f(a, v):\n    return a.reshape(-1, 1) - v\n",
+    "where": "def f(a, v):\n    return np.where(a > 0, a, v)\n",
+}
+
+
+@pytest.mark.parametrize("form", FITTED)
+@settings(max_examples=6, deadline=None)
+@given(dtype=st.sampled_from(["int8", "uint8", "int16"]), v=st.integers(-400, 400), data=st.data())
+def test_a_python_int_is_converted_before_the_elements(form, dtype, v, data):
+    """NumPy converts the Python int first: OverflowError "Python integer 300 out of bounds for int8" for an
+    empty array too (bug 16: Cuvil converted it per element, so never for an empty one); np.where casts it,
+    wrapping, as C does."""
+    fn = jitted(FITTED[form])
+    for n in (0, 0, 3):  # first, hit, miss
+        assert_like_numpy(fn, data.draw(arrays(dtype, (n,), special=False)), v)
 
 
 @pytest.mark.parametrize("dtype", ["uint8"])

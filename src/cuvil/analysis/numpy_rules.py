@@ -32,7 +32,7 @@ def _kind(dtype: str) -> str:
         return ""
 
 
-def _dtype_name(node: cst.BaseExpression | None, calls: Calls) -> str | None:
+def dtype_name(node: cst.BaseExpression | None, calls: Calls) -> str | None:
     """`np.float32`, `float`, `"float32"` as a dtype argument."""
     if node is None:
         return None
@@ -113,7 +113,7 @@ class NumpyRules:
             dtype = "bool"
         elif name not in _KEEPS:
             return UNKNOWN
-        explicit = _dtype_name(keywords.get("dtype"), self.calls)
+        explicit = dtype_name(keywords.get("dtype"), self.calls)
         dtype = explicit or dtype
         if name in ("cumsum", "cumprod"):
             return Array(dtype, 1 if "axis" not in keywords else getattr(array, "ndim", 1))
@@ -149,13 +149,13 @@ class NumpyRules:
             ndim = _ndim_of_shape(first)
             explicit = keywords.get("dtype") or (args[2] if name == "full" and len(args) > 2 else
                                                  args[1] if name != "full" and len(args) > 1 else None)
-            dtype = _dtype_name(explicit, self.calls)
+            dtype = dtype_name(explicit, self.calls)
             if dtype is None and explicit is None:
                 fill = self.of(args[1]) if name == "full" and len(args) > 1 else FLOAT
                 dtype = fill.dtype if isinstance(fill, Scalar) else None
             return Array(dtype, ndim) if dtype and ndim is not None else UNKNOWN
         if name in _LIKE or name.endswith("_like"):
-            dtype = _dtype_name(keywords.get("dtype"), self.calls)
+            dtype = dtype_name(keywords.get("dtype"), self.calls)
             if isinstance(first, Array):
                 return Array(dtype or first.dtype, first.ndim)
             if isinstance(first, Scalar) and name in ("array", "asarray"):
@@ -177,7 +177,7 @@ class NumpyRules:
             return self.matmul(self.of(args[0]), self.of(args[1]))
         if name in ("arange",):
             kinds = [self.of(a) for a in args]
-            dtype = _dtype_name(keywords.get("dtype", args[3] if len(args) > 3 else None), self.calls) or (
+            dtype = dtype_name(keywords.get("dtype", args[3] if len(args) > 3 else None), self.calls) or (
                 "float64" if any(getattr(k, "dtype", "") .startswith("float") for k in kinds) else "int64")
             return Array(dtype, 1)
         if name == "linspace":
@@ -209,7 +209,7 @@ class NumpyRules:
         named = {**dict(zip(LINSPACE, args, strict=False)), **keywords}
         ends = [self.of(named[n]) for n in ("start", "stop") if n in named]
         compute = linspace_compute(ends) or "float64"
-        dtype = _dtype_name(named.get("dtype"), self.calls) if "dtype" in named else compute
+        dtype = dtype_name(named.get("dtype"), self.calls) if "dtype" in named else compute
         if dtype is None:
             return UNKNOWN
         step = named.get("retstep")
@@ -254,7 +254,7 @@ class NumpyRules:
         if not isinstance(owner, Array):
             return UNKNOWN
         if name == "astype" and rest:
-            dtype = _dtype_name(rest[0], self.calls)
+            dtype = dtype_name(rest[0], self.calls)
             return Array(dtype, owner.ndim) if dtype else UNKNOWN
         if name == "reshape" and rest:  # (before the views, whose rank and dtype are the owner's)
             ndim = len(rest) if len(rest) > 1 else _ndim_of_shape(self.of(rest[0]))

@@ -17,7 +17,7 @@ import numpy as np
 from ..cfg.effects import Calls
 from ..frontend.walk import walk
 from ..normalize.names import bound_names
-from .numpy_rules import NumpyRules, rounded
+from .numpy_rules import NumpyRules, dtype_name, rounded
 from .types import (
     BOOL,
     COMPLEX,
@@ -59,6 +59,7 @@ _VMATH = "cuvil.runtime.vmath."
 _HALF = "cuvil.runtime.half."
 _ELEMENTWISE = "cuvil.runtime.elementwise."  # NumPy's ufuncs on scalars, by other names (lower/casts.py)
 _ELEMENTWISE_UFUNCS = frozenset({"true_divide", "floor_divide", "remainder", "power", "left_shift", "right_shift"})
+_FITS = frozenset({"cuvil.runtime.elementwise.python_int_as", "cuvil.runtime.elementwise.python_float_as"})
 _POWERS = frozenset({"cuvil.runtime.intrinsics.py_pow", "cuvil.runtime.elementwise.power"})
 _MATH_INTS = frozenset({"floor", "ceil", "trunc", "isqrt", "factorial", "gcd", "lcm", "comb", "perm"})
 _MATH_BOOLS = frozenset({"isnan", "isinf", "isfinite", "isclose"})
@@ -243,6 +244,9 @@ class Rules(NumpyRules):
         if name == "cuvil.runtime.masks.mask_read" and args:  # lower/masks.py: the selected elements
             array = self.of(args[0])
             return Array(array.dtype, 1) if isinstance(array, Array) else UNKNOWN
+        if name in _FITS and len(args) == 2:  # lower/element.py: a Python number in the array's dtype
+            dtype = dtype_name(args[1], self.calls)
+            return Scalar(dtype) if dtype else UNKNOWN
         if name == "cuvil.runtime.elementwise.round_integer" and args:  # lower/builtin_calls.py: x's dtype
             return self.of(args[0])
         if name == "cuvil.runtime.elementwise.signed_unsigned_cmp":  # lower/exact_comparisons.py: a NumPy int,

@@ -220,6 +220,8 @@ _TABLE: dict[str, Entry] = {
                "cuvil.runtime.elementwise.remainder cuvil.runtime.elementwise.divmod_ "
                "cuvil.runtime.elementwise.left_shift cuvil.runtime.elementwise.right_shift"),
     **_entries("cuvil.runtime.elementwise.power cuvil.runtime.elementwise.broadcast_shape", raises="opaque"),
+    **_entries("cuvil.runtime.elementwise.python_int_as cuvil.runtime.elementwise.python_float_as",
+               raises="opaque"),  # a Python number fitted to an array's dtype before a loop (lower/element.py)
     **_entries(" ".join(f"cuvil.runtime.vmath.{f}" for f in ("maximum minimum maximum_nonan minimum_nonan "
                                                               "exp_f32 exp_f64 log_f32 log_f64 tanh_f32 "
                                                               "tanh_f64 erf_f32 erf_f64 sigmoid_f32 "

@@ -24,7 +24,7 @@ import libcst as cst
 import numpy as np
 
 from ..analysis.type_rules import _OPERATORS, Types
-from ..analysis.types import Array, Refused, Scalar, Type, operand, ufunc_result
+from ..analysis.types import Array, Refused, Scalar, Type, ufunc_result
 from ..library import numpy as library
 from . import math
 from .again import repeatable
@@ -32,7 +32,7 @@ from .builtin_calls import BuiltinCalls
 from .division_into import DivisionInto
 from .exact_comparisons import ExactComparisons
 from .library_results import LibraryResults
-from .python_ints import fitted, fitted_call, needs_fit, numpy_fit, weak_int
+from .python_ints import fitted, fitted_call, needs_fit, numpy_fit, ufunc_inputs, weak_int
 
 _NATIVE = frozenset({"int64", "float64", "complex128", "bool"})  # what Numba computes Python numbers in
 _NUMPY_SEMANTICS = {"true_divide": "true_divide", "floor_divide": "floor_divide", "remainder": "remainder",
@@ -48,25 +48,6 @@ _COMPARISONS = {
     cst.LessThan: "less", cst.LessThanEqual: "less_equal", cst.GreaterThan: "greater",
     cst.GreaterThanEqual: "greater_equal", cst.Equal: "equal", cst.NotEqual: "not_equal",
 }
-
-
-def _numeric(t: Type) -> bool:
-    return isinstance(t, Scalar | Array)
-
-
-def _inputs(ufunc: str, operands: list[Type]) -> list[str] | None:
-    """The dtypes NumPy converts each operand to, or None when any type is unknown (or all are Python's)."""
-    if not all(_numeric(t) for t in operands):
-        return None
-    if all(isinstance(t, Scalar) and t.weak for t in operands):
-        return None  # Python numbers with Python numbers: Numba's int64/float64 already are CPython's
-    args = [operand(t) for t in operands]  # type: ignore[arg-type]
-    fn = getattr(np, ufunc)
-    try:
-        resolved = fn.resolve_dtypes((*args, *([None] * fn.nout)))
-    except (TypeError, ValueError, OverflowError):
-        return None
-    return [np.dtype(d).name for d in resolved[: fn.nin]]
 
 
 def _needs(t: Type, dtype: str, strict: bool = False) -> bool:
@@ -125,7 +106,7 @@ class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, cst.CS
     def _convert(self, original: list[cst.BaseExpression], updated: list[cst.BaseExpression],
                  ufunc: str, compare: bool = False, strict: bool = False) -> list[cst.BaseExpression]:
         kinds = [self.types.of(o) for o in original]
-        inputs = _inputs(ufunc, kinds)
+        inputs = ufunc_inputs(ufunc, kinds)
         if inputs is None:
             return updated
         out = []

@@ -10,8 +10,10 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from ..analysis.shape_rules import Dim, Sym
+from ..analysis.type_rules import _OPERATORS
 from ..analysis.types import Array, Scalar
 from .nest import Stmts, assign, subscript
+from .python_ints import fitted, needs_fit, ufunc_inputs
 
 ELEMENTWISE_OPS = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power,
                     cst.BitAnd, cst.BitOr, cst.BitXor, cst.LeftShift, cst.RightShift)
@@ -44,6 +46,8 @@ class Element:
         self.operations: list[list[Operand]] = []
         self.last: Operand = None  # what the last `build` made: a leaf, an operation, or None (a number)
         self.flags: list[str] = []  # per run-time broadcast, `dim != 1`: the nest is versioned on them (nest.py)
+        self.fits: Stmts = []  # Python numbers fitted to a narrow integer dtype, before the loop (after the
+        # broadcast checks, as NumPy checks shapes first): `int8_array + 300` raises when the array is empty too
 
     def hoist(self, value: cst.BaseExpression, base: str) -> str:
         name = self.s.l.fresh(base)
@@ -72,12 +76,21 @@ class Element:
                 return call
         return self.leaf(node, kind)
 
-    def operands(self, nodes: Sequence[cst.BaseExpression]) -> list[cst.BaseExpression]:
-        """The elements of an operation's operands; the operation recorded for the broadcast checks."""
+    def operands(self, nodes: Sequence[cst.BaseExpression], ufunc: str | None = None) -> list[cst.BaseExpression]:
+        """The elements of an operation's operands; the operation recorded for the broadcast checks. A Python
+        number that `ufunc` converts to a narrow integer dtype is converted (and checked) once, before the loop."""
         built, refs = [], []
         for node in nodes:
             built.append(self.build(node))
             refs.append(self.last)
+        kinds = [self.s.l.types.of(n) for n in nodes]
+        inputs = ufunc_inputs(ufunc, kinds) if ufunc else None
+        for k, (node, kind) in enumerate(zip(nodes, kinds)):
+            if inputs is not None and refs[k] is None and needs_fit(node, kind, inputs[k]):
+                name = self.s.l.fresh("_f")
+                value = fitted(built[k], kind, inputs[k], self.s.l.numpy(), self.s.l.intrinsic)
+                self.fits.append(assign(cst.Name(name), value, self.s.line))
+                built[k] = cst.Name(name)
         arrays: list[Operand] = [r for r in refs if r is not None]
         if len(arrays) > 1:
             self.operations.append(arrays)
@@ -107,7 +120,7 @@ class Element:
             for _ in range(power - 1):
                 out = cst.BinaryOperation(out, cst.Multiply(), base)
             return out.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-        left, right = self.operands([node.left, node.right])
+        left, right = self.operands([node.left, node.right], _OPERATORS.get(type(node.operator)))
         semantics = _NUMPY_SEMANTICS.get(type(node.operator))
         if semantics is not None:  # NumPy's: inf, nan or 0, never ZeroDivisionError
             name = self.s.l.intrinsic("cuvil.runtime.elementwise", semantics)
@@ -121,21 +134,21 @@ class Element:
             return self.leaf(name, kind, known=self.s.shapes.expr(node))
         ufunc = self.s.ufunc(node)
         if ufunc is not None:
-            args = [cst.Arg(e) for e in self.operands([a.value for a in node.args])]
+            args = [cst.Arg(e) for e in self.operands([a.value for a in node.args], ufunc)]
             return cst.Call(cst.Attribute(cst.Name(self.s.l.numpy()), cst.Name(ufunc)), args)
         other = self.s.elementwise_call(node)
         if other == "power":  # NumPy's meaning on arrays: runtime/elementwise.py
             power = self.s.l.intrinsic("cuvil.runtime.elementwise", "power")
-            return cst.Call(cst.Name(power), [cst.Arg(e) for e in self.operands([a.value for a in node.args])])
+            return cst.Call(cst.Name(power), [cst.Arg(e) for e in self.operands([a.value for a in node.args],
+                                                                                 "power")])
         if other is not None:
-            args = [cst.Arg(e) for e in self.operands([a.value for a in node.args])]
+            args = [cst.Arg(e) for e in self.operands([a.value for a in node.args], other)]
             return cst.Call(cst.Attribute(cst.Name(self.s.l.numpy()), cst.Name(other)), args)
         if self.s.is_where(node):
             cond, yes, no = self.operands([a.value for a in node.args])
             result = getattr(self.s.l.types.of(node), "dtype", None)
-            if result is not None:  # each branch in the result's dtype: a Python number in a where is strong
-                yes, no = (b if getattr(k, "dtype", None) == result and not getattr(k, "weak", False) else
-                           cst.Call(dtype_attr(self.s.l.numpy(), result), [cst.Arg(b)])
+            if result is not None:  # each branch in the result's dtype, a Python int wrapped as NumPy's cast
+                yes, no = (self._where_branch(b, k, result)
                            for b, k in zip((yes, no), (self.s.l.types.of(a.value) for a in node.args[1:3])))
             return cst.IfExp(test=_paren(cond), body=_paren(yes), orelse=_paren(no),
                              lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
@@ -144,6 +157,16 @@ class Element:
             inner = self.build(node.func.value)
             return cst.Call(dtype_attr(self.s.l.numpy(), dtype), [cst.Arg(inner)])
         return None
+
+    def _where_branch(self, branch: cst.BaseExpression, kind: object, dtype: str) -> cst.BaseExpression:
+        """A branch of `np.where` in the result's `dtype`: NumPy casts a Python int there as C does
+        (`np.where(m, int8_array, 300)` holds 44), so it goes through int64, which lower/casts.py does not check."""
+        if getattr(kind, "dtype", None) == dtype and not getattr(kind, "weak", False):
+            return branch
+        numpy = self.s.l.numpy()
+        if isinstance(kind, Scalar) and kind.weak and kind.dtype == "int64" and dtype != "int64":
+            branch = cst.Call(dtype_attr(numpy, "int64"), [cst.Arg(branch)])
+        return cst.Call(dtype_attr(numpy, dtype), [cst.Arg(branch)])
 
     def leaf(self, node: cst.BaseExpression, kind: Array,
              known: tuple[Dim, ...] | None = None) -> cst.BaseExpression:
@@ -180,7 +203,9 @@ class Element:
         return shape_of(self.last)
 
     def finish(self, element: cst.BaseExpression) -> cst.BaseExpression:
-        """The element with each leaf placeholder replaced by the leaf's subscript (known after `extents`)."""
+        """The element with each leaf placeholder replaced by the leaf's subscript (known after `extents`); the
+        fitted numbers bound after the broadcast checks."""
+        self.pre += self.fits
         accesses = {f"__leaf{n}__": subscript(cst.Name(name), index)
                     for n, ((name, _, _), index) in enumerate(zip(self.leaves, self.indices))}
         finished = cst.Expr(element).visit(_Leaves(accesses))

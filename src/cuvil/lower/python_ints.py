@@ -17,7 +17,7 @@ import libcst as cst
 import numpy as np
 
 from ..analysis.type_rules import Types
-from ..analysis.types import Array, Scalar, Type
+from ..analysis.types import Array, Scalar, Type, operand
 
 _INTEGERS = frozenset(f"numpy.{t}" for t in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                                              "uint64"))
@@ -29,6 +29,22 @@ def weak_int(t: Type) -> bool:
 
 def _weak_float(t: Type) -> bool:
     return isinstance(t, Scalar) and t.weak and t.dtype == "float64"
+
+
+def ufunc_inputs(ufunc: str, operands: list[Type]) -> list[str] | None:
+    """The dtypes NumPy converts each operand of `ufunc` to, or None when any type is unknown (or all are
+    Python's)."""
+    if not all(isinstance(t, Scalar | Array) for t in operands):
+        return None
+    if all(isinstance(t, Scalar) and t.weak for t in operands):
+        return None  # Python numbers with Python numbers: Numba's int64/float64 already are CPython's
+    args = [operand(t) for t in operands]  # type: ignore[arg-type]
+    fn = getattr(np, ufunc)
+    try:
+        resolved = fn.resolve_dtypes((*args, *([None] * fn.nout)))
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return [np.dtype(d).name for d in resolved[: fn.nin]]
 
 
 def needs_fit(node: cst.BaseExpression, kind: Type, dtype: str) -> bool:
