@@ -1,7 +1,9 @@
 """A function that returns numbers of different types returns each as Python does (lower/returns.py): Numba
 types the one variable normalize/single_exit.py joins the returns into with one type, so an early np.int32
-came back as a float, an early Python int as a float, an early bool as an int. Every program runs on the
-paths that return each type, first call / guard hit / guard miss (another dtype), compared by value and type."""
+came back as a float, an early Python int as a float, an early bool as an int (and `return a.max() if n
+else 0`, the one return of a function, which single_exit leaves alone, returned a Python int for np.int8).
+Every program runs on the paths that return each type, first call / guard hit / guard miss (another dtype),
+compared by value and type."""
 
 from __future__ import annotations
 
@@ -47,6 +49,10 @@ PROGRAMS = {
             else:
                 r = k * 0.5
             return r
+        """,
+    "one_conditional_return": """
+        def f(a, k):
+            return a.max() if a.shape[0] > 0 else (k if k > 0 else k * 0.5)
         """,
 }
 DTYPES = ("int32", "float32", "int8", "uint16", "float64", "int64")

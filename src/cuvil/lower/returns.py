@@ -66,11 +66,22 @@ def _assigned_values(fn: cst.FunctionDef, name: str) -> list[cst.BaseExpression]
     return values if occurrences == len(values) + 1 else None
 
 
+def _returned_conditional(fn: cst.FunctionDef) -> cst.IfExp | None:
+    """The value of a last `return a.max() if a.size else 0`: a function with one `return` keeps it (single_exit
+    joins only several), so its arms are the values returned."""
+    last = fn.body.body[-1] if fn.body.body else None
+    if isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[0], cst.Return) \
+            and isinstance(last.body[0].value, cst.IfExp):
+        return last.body[0].value
+    return None
+
+
 def kinds(fn: cst.FunctionDef, types: Types) -> list[str] | None:
-    """The Python types the returned name takes, in order of first assignment, when there are several numbers
-    (a `None` placeholder aside); None otherwise."""
+    """The Python types the returned name (or the last `return`'s conditional expression) takes, in order of
+    first assignment, when there are several numbers (a `None` placeholder aside); None otherwise."""
     name = returned_name(fn)
-    values = _assigned_values(fn, name) if name is not None else None
+    conditional = _returned_conditional(fn)
+    values = _assigned_values(fn, name) if name is not None else [conditional] if conditional else None
     if values is None:
         return None
     found: list[str] = []
@@ -93,12 +104,14 @@ class SeveralReturns(cst.CSTTransformer):
         super().__init__()
         self.types, self.numpy = types, numpy
         self.name = returned_name(fn)
+        self.conditional = _returned_conditional(fn) if self.name is None else None
         found = kinds(fn, types)
-        assert self.name is not None and found is not None
+        assert (self.name is not None or self.conditional is not None) and found is not None
         self.kinds = found
         fresh = Fresh(all_names(fn))
-        self.slots = [fresh(f"{self.name}_") for _ in found]
-        self.which = fresh(f"{self.name}_which")
+        base = self.name or "_rv"
+        self.slots = [fresh(f"{base}_") for _ in found]
+        self.which = fresh(f"{base}_which")
 
     def _zero(self, kind: str) -> cst.BaseExpression:
         python = {"bool": "bool", "int": "int64", "float": "float64", "complex": "complex128"}.get(kind)
@@ -109,10 +122,13 @@ class SeveralReturns(cst.CSTTransformer):
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
                                   ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
         small = original.body[0]
+        values = [cst.Name(self.which), *(cst.Name(s) for s in self.slots)]
+        tuple_ = cst.Tuple([cst.Element(v) for v in values])
         if isinstance(small, cst.Return) and isinstance(small.value, cst.Name) and small.value.value == self.name:
-            values = [cst.Name(self.which), *(cst.Name(s) for s in self.slots)]
-            tuple_ = cst.Tuple([cst.Element(v) for v in values])
             return updated.with_changes(body=[small.with_changes(value=tuple_)])
+        if isinstance(small, cst.Return) and self.conditional is not None and small.value is self.conditional:
+            tagged = updated.with_changes(body=[small.with_changes(value=tuple_)])
+            return cst.FlattenSentinel([*self._store(self.conditional, origin_of(original)), tagged])
         if not (isinstance(small, cst.Assign) and len(small.targets) == 1
                 and isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == self.name):
             return updated
