@@ -95,6 +95,13 @@ class NumpyRules:
     def of(self, node: cst.BaseExpression) -> Type:
         raise NotImplementedError
 
+    def dtype_arg(self, node: cst.BaseExpression) -> str | None:
+        """A dtype argument: what dtype_name reads, or `x.dtype` of an array or NumPy scalar `x`."""
+        if isinstance(node, cst.Attribute) and node.attr.value == "dtype":
+            owner = self.of(node.value)
+            return owner.dtype if isinstance(owner, Array) or isinstance(owner, Scalar) and not owner.weak else None
+        return dtype_name(node, self.calls)
+
     def reduction(self, name: str, array: Type, keywords: dict[str, cst.BaseExpression]) -> Type:
         if not isinstance(array, Array | Scalar):
             return UNKNOWN
@@ -113,8 +120,11 @@ class NumpyRules:
             dtype = "bool"
         elif name not in _KEEPS:
             return UNKNOWN
-        explicit = dtype_name(keywords.get("dtype"), self.calls)
-        dtype = explicit or dtype
+        if "dtype" in keywords:  # one Cuvil cannot read is unknown, not the default
+            explicit = self.dtype_arg(keywords["dtype"])
+            if explicit is None:
+                return UNKNOWN
+            dtype = explicit
         if name in ("cumsum", "cumprod"):
             return Array(dtype, 1 if "axis" not in keywords else getattr(array, "ndim", 1))
         axis = keywords.get("axis")
@@ -149,13 +159,17 @@ class NumpyRules:
             ndim = _ndim_of_shape(first)
             explicit = keywords.get("dtype") or (args[2] if name == "full" and len(args) > 2 else
                                                  args[1] if name != "full" and len(args) > 1 else None)
-            dtype = dtype_name(explicit, self.calls)
+            dtype = self.dtype_arg(explicit) if explicit is not None else None
             if dtype is None and explicit is None:
                 fill = self.of(args[1]) if name == "full" and len(args) > 1 else FLOAT
                 dtype = fill.dtype if isinstance(fill, Scalar) else None
             return Array(dtype, ndim) if dtype and ndim is not None else UNKNOWN
         if name in _LIKE or name.endswith("_like"):
-            dtype = dtype_name(keywords.get("dtype"), self.calls)
+            at = {"full_like": 2, "copy": len(args)}.get(name, 1)  # the dtype's place (np.copy's 2nd: order)
+            explicit = keywords.get("dtype", args[at] if len(args) > at else None)
+            dtype = self.dtype_arg(explicit) if explicit is not None else None
+            if explicit is not None and dtype is None:
+                return UNKNOWN
             if isinstance(first, Array):
                 return Array(dtype or first.dtype, first.ndim)
             if isinstance(first, Scalar) and name in ("array", "asarray"):
@@ -177,9 +191,10 @@ class NumpyRules:
             return self.matmul(self.of(args[0]), self.of(args[1]))
         if name in ("arange",):
             kinds = [self.of(a) for a in args]
-            dtype = dtype_name(keywords.get("dtype", args[3] if len(args) > 3 else None), self.calls) or (
+            explicit = keywords.get("dtype", args[3] if len(args) > 3 else None)
+            dtype = self.dtype_arg(explicit) if explicit is not None else (
                 "float64" if any(getattr(k, "dtype", "") .startswith("float") for k in kinds) else "int64")
-            return Array(dtype, 1)
+            return Array(dtype, 1) if dtype else UNKNOWN
         if name == "linspace":
             return self.linspace(args, keywords)
         if name in _JOINS and isinstance(first, Tuple) and first.items \
@@ -209,7 +224,7 @@ class NumpyRules:
         named = {**dict(zip(LINSPACE, args, strict=False)), **keywords}
         ends = [self.of(named[n]) for n in ("start", "stop") if n in named]
         compute = linspace_compute(ends) or "float64"
-        dtype = dtype_name(named.get("dtype"), self.calls) if "dtype" in named else compute
+        dtype = self.dtype_arg(named["dtype"]) if "dtype" in named else compute
         if dtype is None:
             return UNKNOWN
         step = named.get("retstep")
@@ -254,7 +269,7 @@ class NumpyRules:
         if not isinstance(owner, Array):
             return UNKNOWN
         if name == "astype" and rest:
-            dtype = dtype_name(rest[0], self.calls)
+            dtype = self.dtype_arg(rest[0])
             return Array(dtype, owner.ndim) if dtype else UNKNOWN
         if name == "reshape" and rest:  # (before the views, whose rank and dtype are the owner's)
             ndim = len(rest) if len(rest) > 1 else _ndim_of_shape(self.of(rest[0]))

@@ -17,7 +17,7 @@ import numpy as np
 from ..cfg.effects import Calls
 from ..frontend.walk import walk
 from ..normalize.names import bound_names
-from .numpy_rules import NumpyRules, dtype_name, rounded
+from .numpy_rules import NumpyRules, rounded
 from .types import (
     BOOL,
     COMPLEX,
@@ -245,7 +245,7 @@ class Rules(NumpyRules):
             array = self.of(args[0])
             return Array(array.dtype, 1) if isinstance(array, Array) else UNKNOWN
         if name in _FITS and len(args) == 2:  # lower/element.py: a Python number in the array's dtype
-            dtype = dtype_name(args[1], self.calls)
+            dtype = self.dtype_arg(args[1])
             return Scalar(dtype) if dtype else UNKNOWN
         if name == "cuvil.runtime.elementwise.round_integer" and args:  # lower/builtin_calls.py: x's dtype
             return self.of(args[0])
