@@ -47,3 +47,18 @@ def test_clip_with_nan_bounds_and_elements_is_numpys(form, dtype, lo, hi, bound,
         x = np.array(data.draw(st.lists(values, min_size=size, max_size=size))).astype(dtype)
         bounds = [np.full(size, b) if bound == "array" else bound(b) for b in (lo, hi)]
         assert_like_numpy(f, x, *bounds)
+
+
+@pytest.mark.parametrize("form", [*FORMS, "np.clip(x, a_min=lo, a_max=hi)", "np.clip(x, lo, None)",
+                                  "x.clip(None, hi)"])
+@settings(max_examples=8, deadline=None)
+@given(dtype=st.sampled_from(["int8", "uint8", "int16", "uint64"]), data=st.data())
+def test_python_int_bounds_beyond_the_dtype(form, dtype, data):
+    """NumPy 2 drops a Python int bound beyond the dtype's range on its own side (`np.clip(int8_array, -300,
+    300)` clips nothing) and refuses one beyond it on the other (`a.clip(300, 400)`, `np.clip(uint8_array, 0,
+    -1)`: OverflowError "Python integer … out of bounds"); Cuvil wrapped it (300 as 44) and clipped with that."""
+    f = jitted(f"def f(x, lo, hi):\n    return {form}\n")
+    edge = st.sampled_from([-2**40, -300, -129, -1, 0, 5, 127, 128, 255, 256, 300, 2**40])
+    for size in (0, 3, 3):  # first call, guard hit, guard hit
+        x = data.draw(arrays(dtype, (size,), special=False))
+        assert_like_numpy(f, x, data.draw(edge, label="lo"), data.draw(edge, label="hi"))

@@ -103,7 +103,8 @@ LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.inplace.inplac
                      "cuvil.runtime.masks.mask_read", "cuvil.runtime.masks.mask_store",
                      *(f"cuvil.runtime.ranges.{n}" for n in ("arange", "linspace", "linspace_step")),
                      *(f"cuvil.runtime.elementwise.{n}" for n in (
-                         "broadcast_shape", "numpy_refuses", "python_int_as", "python_float_as", "numpy_int_as")),
+                         "broadcast_shape", "numpy_refuses", "python_int_as", "python_float_as", "numpy_int_as",
+                         "clip_low", "clip_high")),
                      *(f"cuvil.runtime.pymath.{n}" for n in DOMAINS), *INTO, *UPDATES,
                      *(f"cuvil.runtime.pyint.{n}" for n in (*OVERFLOWS, "arm_checked", "power", "lshift", "rshift",
                                                             "floordiv",
@@ -222,6 +223,8 @@ _TABLE: dict[str, Entry] = {
     **_entries("cuvil.runtime.elementwise.power cuvil.runtime.elementwise.broadcast_shape", raises="opaque"),
     **_entries("cuvil.runtime.elementwise.python_int_as cuvil.runtime.elementwise.python_float_as",
                raises="opaque"),  # a Python number fitted to an array's dtype before a loop (lower/element.py)
+    **_entries("cuvil.runtime.elementwise.clip_low cuvil.runtime.elementwise.clip_high",
+               raises="opaque"),  # np.clip's Python int bounds (lower/library_results.py)
     **_entries(" ".join(f"cuvil.runtime.vmath.{f}" for f in ("maximum minimum maximum_nonan minimum_nonan "
                                                               "exp_f32 exp_f64 log_f32 log_f64 tanh_f32 "
                                                               "tanh_f64 erf_f32 erf_f64 sigmoid_f32 "

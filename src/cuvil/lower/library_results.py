@@ -33,6 +33,7 @@ import numpy as np
 from ..analysis.type_rules import Types
 from ..analysis.types import Array, Refused, Scalar, ufunc_result
 from .linspaces import Linspaces
+from .python_ints import needs_fit
 from .reductions import is_none, literal_int
 from .roundings import Roundings
 
@@ -299,6 +300,7 @@ class LibraryResults(Linspaces, Roundings):
         floats = self._float_clip(original, updated, method, result.dtype)
         if floats is not None:
             return floats
+        updated = self._int_bounds(original, updated, method, result.dtype)
         if result.dtype == kind.dtype:
             return updated
         if method:
@@ -308,6 +310,23 @@ class LibraryResults(Linspaces, Roundings):
         first = updated.args[0]
         return updated.with_changes(args=[first.with_changes(value=self._call(first.value, result.dtype, True)),
                                           *updated.args[1:]])
+
+    def _int_bounds(self, original: cst.Call, updated: cst.Call, method: bool, dtype: str) -> cst.Call:
+        """A Python int bound of an integer clip as NumPy 2 takes it (runtime/elementwise.clip_low, clip_high):
+        beyond the dtype's range on its own side it is dropped (`np.clip(int8_array, 0, 300)`), on the other it
+        is NumPy's OverflowError (`a.clip(300, 400)`); Numba wrapped it (300 as 44)."""
+        if np.dtype(dtype).kind not in "iu":
+            return updated
+        first = 0 if method else 1
+        args = list(updated.args)
+        for k, (old, new) in enumerate(zip(original.args, updated.args, strict=True)):
+            side = {"a_min": 0, "min": 0, "a_max": 1, "max": 1}.get(old.keyword.value) if old.keyword \
+                else k - first if first <= k < first + 2 else None
+            if side is not None and needs_fit(old.value, self.types.of(old.value), dtype):
+                helper = self.intrinsic("cuvil.runtime.elementwise", ("clip_low", "clip_high")[side])
+                args[k] = new.with_changes(value=cst.Call(cst.Name(helper), [
+                    cst.Arg(new.value), cst.Arg(cst.Attribute(cst.Name(self.numpy()), cst.Name(dtype)))]))
+        return updated.with_changes(args=args)
 
     def _float_clip(self, original: cst.Call, updated: cst.Call, method: bool, dtype: str) -> cst.Call | None:
         """`np.clip(a, lo, hi)` / `a.clip(lo, hi)` of a float result, both bounds given by position, as

@@ -93,6 +93,17 @@ def python_float_as(value, dtype, at=0):
     return python_int_as(whole, dtype)
 
 
+def clip_low(value, dtype, at=0):
+    """np.clip's lower bound, a Python int, for an integer array: NumPy 2 drops one at or below the dtype's least
+    value (nothing lies below it) and takes any other as an operand (OverflowError above the greatest)."""
+    return dtype(np.iinfo(dtype).min) if value <= np.iinfo(dtype).min else python_int_as(value, dtype, at)
+
+
+def clip_high(value, dtype, at=0):
+    """np.clip's upper bound, a Python int: dropped at or above the dtype's greatest value, else an operand."""
+    return dtype(np.iinfo(dtype).max) if value >= np.iinfo(dtype).max else python_int_as(value, dtype, at)
+
+
 def fmod(a, b):
     return np.fmod(a, b)
 
@@ -372,6 +383,32 @@ def _numpy_int_as(value, dtype, at=0):
 
         return unsigned
     return lambda value, dtype, at=0: _fit_int64(np.int64(value), dtype, low, high, name, at)
+
+
+@overload(clip_low, jit_options={"nogil": True})
+def _clip_low(value, dtype, at=0):
+    _, low, _, _ = _int_range(dtype)
+
+    def impl(value, dtype, at=0):
+        if value <= low:
+            return dtype(low)
+        return python_int_as(value, dtype, at)
+
+    return impl
+
+
+@overload(clip_high, jit_options={"nogil": True})
+def _clip_high(value, dtype, at=0):
+    target, _, high, _ = _int_range(dtype)
+    if target == np.uint64:  # above every int64 a Python int argument can be
+        return lambda value, dtype, at=0: python_int_as(value, dtype, at)
+
+    def impl(value, dtype, at=0):
+        if value >= high:
+            return dtype(high)
+        return python_int_as(value, dtype, at)
+
+    return impl
 
 
 @register_jitable
