@@ -62,3 +62,25 @@ def test_python_int_bounds_beyond_the_dtype(form, dtype, data):
     for size in (0, 3, 3):  # first call, guard hit, guard hit
         x = data.draw(arrays(dtype, (size,), special=False))
         assert_like_numpy(f, x, data.draw(edge, label="lo"), data.draw(edge, label="hi"))
+
+
+SCALAR_FORMS = {
+    "sum in a loop": "def f(x, lo, hi):\n    s = x[0] * 0\n    for i in range(x.shape[0]):\n"
+                     "        s += np.clip(x[i], lo, hi)\n    return s\n",
+    "store in a loop": "def f(x, lo, hi):\n    for i in range(x.shape[0]):\n        x[i] = np.clip(x[i] * 2, lo, hi)\n"
+                       "    return x\n",
+    "one bound": "def f(x, lo, hi):\n    return np.clip(x[0], None, hi), np.clip(x[1], lo, None)\n",
+}
+SCALAR_BOUNDS = st.sampled_from([0, 2, -300, 300, 2**40, 1.5, np.nan, np.float32(0.5), np.int16(3), np.int8(-1)])
+
+
+@pytest.mark.parametrize("form", SCALAR_FORMS)
+@settings(max_examples=10, deadline=None)
+@given(dtype=st.sampled_from(["int8", "uint8", "int64", "float32", "float64"]), data=st.data())
+def test_clip_of_an_element_is_numpys(form, dtype, data):
+    """`np.clip(x[i], lo, hi)` of a NumPy scalar is NumPy's minimum(maximum(x, lo), hi) in NumPy's dtype, with its
+    Python int bounds; Numba has no clip of a scalar (a CuvilTypeError "No implementation of function clip")."""
+    f = jitted(SCALAR_FORMS[form])
+    for _ in range(3):  # first call, then hits or misses as the bounds' types fall
+        x = data.draw(arrays(dtype, (3,), values=st.integers(0, 100)))
+        assert_like_numpy(f, x, data.draw(SCALAR_BOUNDS, label="lo"), data.draw(SCALAR_BOUNDS, label="hi"))

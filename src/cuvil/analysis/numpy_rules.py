@@ -235,6 +235,9 @@ class NumpyRules:
     def clip(self, operands: list[Type]) -> Type:
         """`np.clip(int32_array, 0.0, 2.5)` is float64 (Numba's clip kept int32 and cut 2.5 to 2)."""
         first = operands[0]
+        if len(operands) == 3 and (operands[1] == NONE) != (operands[2] == NONE):  # one bound: NumPy's maximum
+            ufunc, bound = ("minimum", operands[2]) if operands[1] == NONE else ("maximum", operands[1])  # or minimum
+            return ufunc_result(ufunc, [first, bound], python=False)
         if not all(isinstance(t, Scalar | Array) for t in operands):
             return first if isinstance(first, Array) else UNKNOWN
         try:

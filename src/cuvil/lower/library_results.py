@@ -295,6 +295,8 @@ class LibraryResults(Linspaces, Roundings):
         method = isinstance(updated.func, cst.Attribute) and self.types.calls.effect(original).name == ".clip"
         owner = original.func.value if method else original.args[0].value if original.args else None  # type: ignore[attr-defined]
         kind = self.types.of(owner) if owner is not None else None
+        if isinstance(result, Scalar) and isinstance(kind, Scalar) and not kind.weak:
+            return self._scalar_clip(original, updated, method, result.dtype)
         if not (isinstance(result, Array) and isinstance(kind, Array)):
             return updated
         floats = self._float_clip(original, updated, method, result.dtype)
@@ -322,11 +324,49 @@ class LibraryResults(Linspaces, Roundings):
         for k, (old, new) in enumerate(zip(original.args, updated.args, strict=True)):
             side = {"a_min": 0, "min": 0, "a_max": 1, "max": 1}.get(old.keyword.value) if old.keyword \
                 else k - first if first <= k < first + 2 else None
-            if side is not None and needs_fit(old.value, self.types.of(old.value), dtype):
-                helper = self.intrinsic("cuvil.runtime.elementwise", ("clip_low", "clip_high")[side])
-                args[k] = new.with_changes(value=cst.Call(cst.Name(helper), [
-                    cst.Arg(new.value), cst.Arg(cst.Attribute(cst.Name(self.numpy()), cst.Name(dtype)))]))
+            fitted = self._int_bound(side, old.value, new.value, dtype) if side is not None else None
+            if fitted is not None:
+                args[k] = new.with_changes(value=fitted)
         return updated.with_changes(args=args)
+
+    def _int_bound(self, side: int, original: cst.BaseExpression, updated: cst.BaseExpression,
+                   dtype: str) -> cst.Call | None:
+        """The lower (`side` 0) or upper bound of an integer clip fitted to `dtype`; None when it needs no fit."""
+        if np.dtype(dtype).kind not in "iu" or not needs_fit(original, self.types.of(original), dtype):
+            return None
+        helper = self.intrinsic("cuvil.runtime.elementwise", ("clip_low", "clip_high")[side])
+        return cst.Call(cst.Name(helper), [cst.Arg(updated), cst.Arg(cst.Attribute(cst.Name(self.numpy()),
+                                                                                   cst.Name(dtype)))])
+
+    def _scalar_clip(self, original: cst.Call, updated: cst.Call, method: bool, dtype: str) -> cst.BaseExpression:
+        """`np.clip(x[i], lo, hi)` of a NumPy scalar (Numba's clip takes arrays only): NumPy's definition,
+        `np.minimum(np.maximum(x, lo), hi)`, in the result's dtype, a `None` bound left out."""
+        named = {"a_min": 1, "min": 1, "a_max": 2, "max": 2, "a": 0}
+        operands: list[tuple[cst.BaseExpression, cst.BaseExpression] | None] = [None, None, None]
+        if method:
+            operands[0] = (cst.ensure_type(original.func, cst.Attribute).value,
+                           cst.ensure_type(updated.func, cst.Attribute).value)
+        for k, (old, new) in enumerate(zip(original.args, updated.args, strict=True)):
+            at = named.get(old.keyword.value) if old.keyword else k + method
+            if at is None or old.star or at > 2:
+                return updated
+            operands[at] = (old.value, new.value)
+        value = operands[0]
+        if value is None:
+            return updated
+        out = self._call(value[1], dtype, False) if getattr(self.types.of(value[0]), "dtype", None) != dtype \
+            else value[1]
+        numpy = cst.Name(self.numpy())
+        for side, (bound, ufunc) in enumerate(zip(operands[1:], ("maximum", "minimum"))):
+            if bound is None or is_none(bound[0]):
+                continue
+            kind = self.types.of(bound[0])
+            if not isinstance(kind, Scalar):
+                return updated  # an array bound: NumPy's result is an array, typed otherwise
+            operand = self._int_bound(side, *bound, dtype) or (
+                bound[1] if kind.dtype == dtype and not kind.weak else self._call(bound[1], dtype, False))
+            out = cst.Call(cst.Attribute(numpy, cst.Name(ufunc)), [cst.Arg(out), cst.Arg(operand)])
+        return out
 
     def _float_clip(self, original: cst.Call, updated: cst.Call, method: bool, dtype: str) -> cst.Call | None:
         """`np.clip(a, lo, hi)` / `a.clip(lo, hi)` of a float result, both bounds given by position, as
