@@ -137,9 +137,13 @@ def _scalar_dtype(value: Any) -> np.dtype | None:
             complex: np.dtype(np.complex128)}.get(type(value))
 
 
-def _values(e: np.ndarray, a: np.ndarray, path: str, reduced: Any) -> list[str]:
-    if e.dtype.kind == "c":  # each part as a float of its width
-        return _values(e.real, a.real, path + ".real", reduced) + _values(e.imag, a.imag, path + ".imag", reduced)
+def _values(e: np.ndarray, a: np.ndarray, path: str, reduced: Any, magnitude: Any = 0.0) -> list[str]:
+    if e.dtype.kind == "c":  # each part as a float of its width, within rtol of the whole number's magnitude (a
+        # power or an exp rounds in polar form: the real part of -50.75j may be -2e-06 in complex64, or 3e-15)
+        with np.errstate(all="ignore"):
+            size = np.abs(e.astype(np.complex128))
+        return _values(e.real, a.real, path + ".real", reduced, size) + \
+            _values(e.imag, a.imag, path + ".imag", reduced, size)
     if e.dtype.kind not in "fc":
         bad = e != a
     else:
@@ -157,7 +161,8 @@ def _values(e: np.ndarray, a: np.ndarray, path: str, reduced: Any) -> list[str]:
                 np.asarray(reduced, np.float64)))) > 65504:
             overflowed = np.isinf(e) & np.isfinite(a)
         with np.errstate(all="ignore"):
-            close = np.abs(e.astype(np.float64) - a.astype(np.float64)) <= atol + rtol * np.abs(e.astype(np.float64))
+            scale = np.maximum(np.abs(e.astype(np.float64)), np.where(np.isfinite(magnitude), magnitude, 0.0))
+            close = np.abs(e.astype(np.float64) - a.astype(np.float64)) <= atol + rtol * scale
         bad = np.where(nan, np.isnan(e) != np.isnan(a), np.where(inf, e != a, ~close)) & ~overflowed
     if not np.any(bad):
         return []

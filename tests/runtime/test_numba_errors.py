@@ -44,7 +44,8 @@ def test_numba_empty_assertion_error_is_a_type_error_at_the_line():
             s = 0.0
             x[m] = 0.0
             return x
-        """, np.ones((2, 2)), np.ones((2, 2)) > 0)
+        """, np.ones((2, 2, 2)), np.ones((2, 2)) > 0)  # a mask of fewer dims than the array (lower/masks.py
+    # takes a mask of all of them)
     assert (error.lineno, error.text.strip()) == (3, "x[m] = 0.0")
     assert "failed with AssertionError (and no message)" in error.message
 
