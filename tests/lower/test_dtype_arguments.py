@@ -84,3 +84,16 @@ def test_a_dtype_named_by_an_array(form, data):
         b = data.draw(arrays(db, (2,), special=False))
         with np.errstate(all="ignore"):
             assert_like_numpy(fn, a, b)
+
+
+@settings(max_examples=10, deadline=None)
+@given(dtype=st.sampled_from(["int8", "uint8", "int32", "float32", "bool"]), v=st.integers(-300, 300),
+       data=st.data())
+def test_the_dtypes_own_constructor(dtype, v, data):
+    """`a.dtype.type(v)` is NumPy's `np.int8(v)` for an int8 `a`: a Python int it cannot hold is an OverflowError,
+    and arithmetic with it wraps in int8. Cuvil typed it as unknown; Numba wrapped the int and computed in int64
+    (`a.dtype.type(100) + a[0]` of 100 was 200, NumPy's -56)."""
+    fn = jitted("def f(a, v):\n    return a.dtype.type(v) + a[0], a.dtype.type(v)\n")
+    for n in (2, 2, 3):  # first call, guard hit, guard miss
+        with np.errstate(all="ignore"):
+            assert_like_numpy(fn, data.draw(arrays(dtype, (n,), special=False)), v)

@@ -261,6 +261,9 @@ class NumpyRules:
         return Array(dtype, ndim)
 
     def method(self, name: str, args: list[cst.BaseExpression], keywords: dict[str, cst.BaseExpression]) -> Type:
+        if name == "type" and args and isinstance(args[0], cst.Attribute) and args[0].attr.value == "dtype":
+            dtype = self.dtype_arg(args[0])  # `a.dtype.type(v)`: the dtype's constructor, np.int8(v)
+            return self.numpy("bool_" if dtype == "bool" else dtype, args[1:], keywords) if dtype else UNKNOWN
         owner = self.of(args[0]) if args else UNKNOWN
         rest = args[1:]
         if name in _SUMS | _MEANS | _KEEPS | _INDICES | _LOGICAL:
