@@ -187,6 +187,13 @@ class NumpyRules:
             ndim = max([t.ndim for t in (cond, *branches) if isinstance(t, Array)], default=0)
             dtype = getattr(result, "dtype", None)
             return Array(dtype, ndim) if dtype else UNKNOWN
+        if name == "trace" and len(args) == 1 and not keywords and isinstance(first, Array) and first.ndim == 2:
+            return self.reduction("sum", first, {})  # the diagonal's sum, in sum's dtype
+        if name == "linalg.det" and len(args) == 1 and not keywords and isinstance(first, Array) and first.ndim == 2:
+            return Scalar(first.dtype if np.dtype(first.dtype).kind in "fc" else "float64")
+        if name == "linalg.norm" and len(args) == 1 and not keywords and isinstance(first, Array):
+            kind = np.dtype(first.dtype).kind  # Numba's is float32 for float32 (NumPy's too), boxed as a float
+            return Scalar("float64" if kind in "biu" else np.empty(0, first.dtype).real.dtype.name)
         if name in ("dot", "matmul") and len(args) == 2:
             return self.matmul(self.of(args[0]), self.of(args[1]))
         if name in ("arange",):

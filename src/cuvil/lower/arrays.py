@@ -258,6 +258,8 @@ class _Statement:
         operand_kind = self.l.types.of(operand)
         if not isinstance(operand_kind, Array) or operand_kind.ndim == 0:
             raise NotLowered
+        if found.op in ("max", "min") and operand_kind.dtype.startswith("complex"):
+            raise NotLowered  # NumPy orders complex numbers by real part, then imaginary: Numba's own max
         shape = self.shapes.expr(operand)
         ndim = operand_kind.ndim
         axis = found.axis if found.axis is None or found.axis >= 0 else found.axis + ndim

@@ -39,7 +39,7 @@ from .roundings import Roundings
 
 # Numba computes these in float64 (its ptp in int64 or float64) and returns that: NumPy's dtype is the array's
 _WIDENED = frozenset("std var median nanstd nanvar nanmedian average percentile quantile nanpercentile "
-                     "nanquantile ptp".split())
+                     "nanquantile ptp trace linalg.norm linalg.det nanmean".split())
 _SUBTRACTING = frozenset("ptp percentile quantile nanpercentile nanquantile".split())  # refused for bools
 _BOXED = ("float64", "int64", "bool", "complex128")  # what Numba returns anyway
 # NumPy functions along an axis where Numba lacks one (runtime/axes.py): its helper, and the axis NumPy takes when
