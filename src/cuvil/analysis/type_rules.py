@@ -242,6 +242,8 @@ class Rules(NumpyRules):
             if short.endswith("divmod"):
                 return Tuple((FLOAT, FLOAT) if "float" in short else (INT, INT))
             return FLOAT if "float" in short or short == "py_truediv" else INT
+        if name == "cuvil.runtime.items.item_at" and args:  # lower/pyscalars.py: `a.item(k)`, Python's number
+            return self.method("item", args[:1], {})
         if name == "cuvil.runtime.masks.mask_read" and args:  # lower/masks.py: the selected elements
             array = self.of(args[0])
             return Array(array.dtype, 1) if isinstance(array, Array) else UNKNOWN

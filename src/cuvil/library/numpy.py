@@ -100,7 +100,7 @@ LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.inplace.inplac
                      "cuvil.runtime.products.int_dot", "cuvil.runtime.products.int_matmul",
                      *(f"cuvil.runtime.axis_reductions.{n}_axes" for n in ("var", "std", "mean", "max", "min")),
                      "cuvil.runtime.statistics.percentile", "cuvil.runtime.statistics.quantile",
-                     "cuvil.runtime.masks.mask_read", "cuvil.runtime.masks.mask_store",
+                     "cuvil.runtime.masks.mask_read", "cuvil.runtime.masks.mask_store", "cuvil.runtime.items.item_at",
                      *(f"cuvil.runtime.ranges.{n}" for n in ("arange", "linspace", "linspace_step")),
                      *(f"cuvil.runtime.elementwise.{n}" for n in (
                          "broadcast_shape", "numpy_refuses", "python_int_as", "python_float_as", "numpy_int_as",
@@ -233,6 +233,7 @@ _TABLE: dict[str, Entry] = {
     **_entries("cuvil.runtime.axes.cumprod_axis cuvil.runtime.axes.sort_axis cuvil.runtime.axes.argsort_axis",
                raises="opaque"),  # np.cumprod(a, axis=k), np.sort(a, axis=k), np.argsort(a2d) (runtime/axes.py)
     **_entries("cuvil.runtime.axes.sort_in_place", writes=(Arg(0),), raises="opaque"),  # a.sort(axis=k)
+    **_entries("cuvil.runtime.items.item_at", raises="opaque"),  # a.item(k) (lower/pyscalars.py)
     **_entries("cuvil.runtime.masks.mask_read", raises="opaque"),  # a[m] of a 2-D or deeper mask (lower/masks.py)
     **_entries("cuvil.runtime.masks.mask_store", writes=(Arg(0),), raises="opaque"),  # a[m] = v
     **_entries("cuvil.runtime.axes.argmax_axis cuvil.runtime.axes.argmin_axis", raises="opaque"),

@@ -167,7 +167,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
 
     if not halves and any(wanted(fn) for fn in functions.values()):  # .item(), abs(), np.zeros(n, int); a half
         # program is typed with PrecisionWarnings, given once (and its .item() is refused)
-        rewrite_each(lambda types: PythonScalars(types, numpy, intrinsic))
+        rewrite_each(lambda types: PythonScalars(types, numpy, intrinsic, options.target == "cpu"))
         globals = program.globals()
     if options.target == "cpu" and any(powers(fn) for fn in functions.values()):  # `x ** 2` of Python numbers:
         # CPython's errors (CUDA kernels record error codes of their own, codegen/cuda_checks.py)

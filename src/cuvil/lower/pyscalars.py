@@ -1,6 +1,7 @@
 """Python's scalars where Numba gives NumPy's, and Python's types as dtypes where Numba refuses them.
 
     x[:1].item() * 10      →  np.int64(x[:1].item()) * 10  # Numba: the array's uint8 (88 * 10 wrapped to 112)
+    a.item(k)              →  np.int64(item_at(a, k))      # Numba's item takes no index (runtime/items.py)
     abs(flag)              →  abs(np.int64(flag))          # Numba: int8; Python: an int
     int(a[0])              →  np.int64(a[0])               # Numba: a[0]'s int8 (uint64: to_int, checked)
     math.floor(a[0])       →  np.int64(a[0])               # Numba: a uint8's floor is an np.uint64
@@ -33,13 +34,20 @@ _TO_INT = frozenset({"int", "math.floor", "math.ceil"})  # each a Python int of 
 
 
 class PythonScalars(cst.CSTTransformer):
-    def __init__(self, types: Types, numpy: Callable[[], str], intrinsic: Callable[[str, str], str]):
+    def __init__(self, types: Types, numpy: Callable[[], str], intrinsic: Callable[[str, str], str],
+                 cpu: bool = True):
         super().__init__()
         self.types, self.numpy, self.intrinsic = types, numpy, intrinsic
+        self.cpu = cpu  # `a.item(k)` through runtime/items.py (CUDA kernels: Numba's refusal)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = original.func
-        if isinstance(func, cst.Attribute) and func.attr.value == "item" and not original.args:
+        item = isinstance(func, cst.Attribute) and func.attr.value == "item"
+        if item and self._indexed_item(original):  # `a.item(k)`: runtime/items.py (Numba's item takes no
+            updated = cst.Call(cst.Name(self.intrinsic("cuvil.runtime.items", "item_at")),  # index), then a
+                               [cst.Arg(cst.ensure_type(updated.func, cst.Attribute).value), updated.args[0]])
+        if item and (not original.args or self._indexed_item(original)):  # Python number, as `.item()`'s
+            assert isinstance(func, cst.Attribute)
             owner = self.types.of(func.value)
             if isinstance(owner, Array) and owner.dtype == "uint64":
                 return cst.Call(cst.Name(self.intrinsic("cuvil.runtime.pyint", "to_int")), [cst.Arg(updated)])
@@ -68,6 +76,13 @@ class PythonScalars(cst.CSTTransformer):
         args = [a.with_changes(value=self._dtype(a.value)) if a.keyword is None or a.keyword.value == "dtype" else a
                 for a in updated.args]
         return updated.with_changes(args=args)
+
+    def _indexed_item(self, original: cst.Call) -> bool:
+        """`a.item(k)` of an array by one integer, on the CPU."""
+        args = original.args
+        return self.cpu and len(args) == 1 and args[0].keyword is None and not args[0].star \
+            and isinstance(self.types.of(cst.ensure_type(original.func, cst.Attribute).value), Array) \
+            and _kind(getattr(self.types.of(args[0].value), "dtype", "")) in ("i", "u")
 
     def _of_bool(self, name: str, python: bool, updated: cst.Call) -> cst.BaseExpression:
         """`abs`, `float`, `round` of a bool: a Python bool is the int 0 or 1 (`abs(True)` is 1); NumPy's bool
