@@ -121,17 +121,6 @@ class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, cst.CS
                 out.append(node)
         return out
 
-    def _dtype_type(self, original: cst.Call) -> str | None:
-        """The dtype `x` has in a call of `x.dtype.type`, where Cuvil knows it (else None)."""
-        func = original.func
-        if not (isinstance(func, cst.Attribute) and func.attr.value == "type" and isinstance(func.value, cst.Attribute)
-                and func.value.attr.value == "dtype"):
-            return None
-        owner = self.types.of(func.value.value)
-        if not isinstance(owner, Array | Scalar) or isinstance(owner, Scalar) and owner.weak:
-            return None
-        return owner.dtype if owner.dtype not in ("float16", "bfloat16") else None  # halves: lower/precision.py
-
     def _call(self, node: cst.BaseExpression, dtype: str, array: bool) -> cst.BaseExpression:
         return _cast(node, dtype, array, self.numpy())
 
@@ -280,17 +269,6 @@ class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, cst.CS
                 f"dtype('{np.dtype(target.dtype)}') with casting rule 'same_kind'")
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        constructor = self._dtype_type(original)
-        if constructor is not None:  # `a.dtype.type(v)` of an int8 array: np.int8(v), as NumPy checks it
-            scalar_type = cst.Name("bool_" if constructor == "bool" else constructor)
-            updated = updated.with_changes(func=cst.Attribute(cst.Name(self.numpy()), scalar_type))
-            value = original.args[0].value if len(original.args) == 1 and original.args[0].keyword is None \
-                else None
-            if value is not None and np.dtype(constructor).kind in "iu" \
-                    and needs_fit(value, self.types.of(value), constructor):
-                fit = fitted(updated.args[0].value, self.types.of(value), constructor, self.numpy(), self.intrinsic)
-                return updated.with_changes(args=[cst.Arg(fit)])
-            return updated
         effect = self.types.calls.effect(original)
         name = effect.name
         positional = [a for a in updated.args if a.keyword is None]

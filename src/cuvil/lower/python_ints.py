@@ -75,8 +75,9 @@ def fitted(node: cst.BaseExpression, kind: Type, dtype: str, numpy: str,
 
 def fitted_call(original: cst.Call, updated: cst.Call, types: Types, numpy: Callable[[], str],
                 intrinsic: Callable[[str, str], str]) -> cst.Call | None:
-    """`a.fill(v)` into an integer array, `np.int8(v)`, `np.full(n, v, np.int8)`: `v` fitted first (None: nothing
-    to fit). `numpy()` names NumPy in the generated module (and imports it: called only when needed)."""
+    """`a.fill(v)` into an integer array, `np.int8(v)`, `a.dtype.type(v)`, `np.full(n, v, np.int8)`: `v` fitted
+    first (None: nothing to fit). `numpy()` names NumPy in the generated module (and imports it: called only when
+    needed)."""
     name = types.calls.effect(original).name
     if name in ("numpy.full", "numpy.full_like"):
         return _fitted_fill(original, updated, types, numpy, intrinsic)
@@ -85,6 +86,8 @@ def fitted_call(original: cst.Call, updated: cst.Call, types: Types, numpy: Call
     if name == ".fill" and isinstance(original.func, cst.Attribute):
         into = types.of(original.func.value)
         dtype = into.dtype if isinstance(into, Array) else None
+    elif name == ".type":  # `a.dtype.type(v)`: the constructor of a's dtype (analysis/numpy_rules.method)
+        dtype = _constructed(original, types)
     else:
         dtype = name[len("numpy."):] if name in _INTEGERS else None
     value = original.args[0].value
@@ -92,6 +95,18 @@ def fitted_call(original: cst.Call, updated: cst.Call, types: Types, numpy: Call
     if dtype is None or not needs_fit(value, kind, dtype):
         return None
     return updated.with_changes(args=[cst.Arg(fitted(updated.args[0].value, kind, dtype, numpy(), intrinsic))])
+
+
+def _constructed(original: cst.Call, types: Types) -> str | None:
+    """The integer dtype `x` has in a call of `x.dtype.type`, where Cuvil knows it (else None)."""
+    func = original.func
+    if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Attribute)
+            and func.value.attr.value == "dtype"):
+        return None
+    owner = types.of(func.value.value)
+    if not isinstance(owner, Array | Scalar) or isinstance(owner, Scalar) and owner.weak:
+        return None
+    return owner.dtype if f"numpy.{owner.dtype}" in _INTEGERS else None
 
 
 def _fitted_fill(original: cst.Call, updated: cst.Call, types: Types, numpy: Callable[[], str],
