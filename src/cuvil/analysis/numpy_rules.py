@@ -32,7 +32,7 @@ def _kind(dtype: str) -> str:
         return ""
 
 
-def dtype_name(node: cst.BaseExpression | None, calls: Calls) -> str | None:
+def _dtype_name(node: cst.BaseExpression | None, calls: Calls) -> str | None:
     """`np.float32`, `float`, `"float32"` as a dtype argument."""
     if node is None:
         return None
@@ -96,11 +96,11 @@ class NumpyRules:
         raise NotImplementedError
 
     def dtype_arg(self, node: cst.BaseExpression) -> str | None:
-        """A dtype argument: what dtype_name reads, or `x.dtype` of an array or NumPy scalar `x`."""
+        """A dtype argument: what _dtype_name reads, or `x.dtype` of an array or NumPy scalar `x`."""
         if isinstance(node, cst.Attribute) and node.attr.value == "dtype":
             owner = self.of(node.value)
             return owner.dtype if isinstance(owner, Array) or isinstance(owner, Scalar) and not owner.weak else None
-        return dtype_name(node, self.calls)
+        return _dtype_name(node, self.calls)
 
     def reduction(self, name: str, array: Type, keywords: dict[str, cst.BaseExpression]) -> Type:
         if not isinstance(array, Array | Scalar):

@@ -43,10 +43,11 @@ class PythonScalars(cst.CSTTransformer):
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = original.func
         item = isinstance(func, cst.Attribute) and func.attr.value == "item"
-        if item and self._indexed_item(original):  # `a.item(k)`: runtime/items.py (Numba's item takes no
-            updated = cst.Call(cst.Name(self.intrinsic("cuvil.runtime.items", "item_at")),  # index), then a
+        indexed = item and self._indexed_item(original)
+        if indexed:  # `a.item(k)`: runtime/items.py (Numba's item takes no index), then a Python number as
+            updated = cst.Call(cst.Name(self.intrinsic("cuvil.runtime.items", "item_at")),  # `.item()`'s
                                [cst.Arg(cst.ensure_type(updated.func, cst.Attribute).value), updated.args[0]])
-        if item and (not original.args or self._indexed_item(original)):  # Python number, as `.item()`'s
+        if item and (not original.args or indexed):
             assert isinstance(func, cst.Attribute)
             owner = self.types.of(func.value)
             if isinstance(owner, Array) and owner.dtype == "uint64":

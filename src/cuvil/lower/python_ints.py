@@ -100,13 +100,8 @@ def fitted_call(original: cst.Call, updated: cst.Call, types: Types, numpy: Call
 def _constructed(original: cst.Call, types: Types) -> str | None:
     """The integer dtype `x` has in a call of `x.dtype.type`, where Cuvil knows it (else None)."""
     func = original.func
-    if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Attribute)
-            and func.value.attr.value == "dtype"):
-        return None
-    owner = types.of(func.value.value)
-    if not isinstance(owner, Array | Scalar) or isinstance(owner, Scalar) and owner.weak:
-        return None
-    return owner.dtype if f"numpy.{owner.dtype}" in _INTEGERS else None
+    dtype = types.rules.dtype_arg(func.value) if isinstance(func, cst.Attribute) else None
+    return dtype if f"numpy.{dtype}" in _INTEGERS else None
 
 
 def _fitted_fill(original: cst.Call, updated: cst.Call, types: Types, numpy: Callable[[], str],
