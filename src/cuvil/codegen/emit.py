@@ -13,6 +13,8 @@ import tempfile
 import types
 from pathlib import Path
 
+from . import numba_aliases
+
 
 def write_atomic(path: Path, text: str) -> None:
     """Readers see the old file or the new one, never half of one (several processes may share a cache)."""
@@ -40,4 +42,9 @@ def import_module(path: Path, source: str, injected: dict[str, object]) -> types
     except BaseException:
         del sys.modules[name]
         raise
+    # Before Numba compiles anything of it (lazily, at the first call or launch): stores through values that
+    # calls return must survive Numba's dead-code elimination.
+    numba_aliases.install_cpu()
+    if "numba.cuda" in sys.modules:
+        numba_aliases.install_cuda()
     return module
