@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import libcst as cst
 
@@ -74,6 +74,22 @@ class Context:
     device_helpers: frozenset[str]  # module names that have a device twin (runtime/cuda_device.py)
     host_only: frozenset[str] = frozenset()  # module names kernels cannot call (the user's njit helpers …)
     calls: Calls | None = None  # what each call may raise (cfg/effects.py): single-thread kernels' checks
+    # module name → Cuvil's own helper it binds: a refusal names the user's construct the helper stands for
+    # (HELPER_CONSTRUCTS), never the helper
+    helpers: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+
+# What the user wrote that the lowering turned into a call of one of Cuvil's helpers without a device form.
+HELPER_CONSTRUCTS = {
+    "inplace_value": "an in-place update whose operands may overlap or broadcast (`x[1:] += x[:-1]`)",
+    "unshared": "an in-place update whose operands may overlap (`x[1:] += x[:-1]`)",
+    "ufunc_out": "a NumPy function's out= array", "check_operands": "a NumPy function's out= array",
+    "python_int_as": "a Python int combined with or stored into an integer array",
+    "python_float_as": "a float stored into an integer array (or given to an integer dtype)",
+    "numpy_int_as": "a NumPy integer stored into a narrower integer array",
+    "clip_low": "np.clip with a Python int bound", "clip_high": "np.clip with a Python int bound",
+}
+CHECKED_FITS = frozenset({"python_int_as", "python_float_as", "numpy_int_as"})  # kernels record their failures
 
 
 def _line(small: cst.BaseSmallStatement, line: int | None) -> cst.SimpleStatementLine:
@@ -129,6 +145,15 @@ class DeviceCode(cst.CSTTransformer):
             if attr in NP_SCALARS:
                 return updated
             self.refuse(f"np.{attr} cannot run inside a CUDA kernel: Cuvil could not turn it into loops",
+                        "write it as a loop over the elements, or compile this function with target='cpu'")
+        helper = self.ctx.helpers.get(func.value) if isinstance(func, cst.Name) else None
+        if helper in CHECKED_FITS and self.errs is None:  # a device function has no error slot to record in
+            self.refuse(f"{HELPER_CONSTRUCTS[helper]} is checked as NumPy checks it (an error where it does not "
+                        "fit), which a function called from a CUDA kernel cannot report",
+                        "store the value in the calling function, or compile this function with target='cpu'")
+        if helper is not None and func.value in self.ctx.host_only:
+            what = HELPER_CONSTRUCTS.get(helper, "an operation of this line")
+            self.refuse(f"{what} cannot run inside a CUDA kernel: Cuvil has no device form of it",
                         "write it as a loop over the elements, or compile this function with target='cpu'")
         if isinstance(func, cst.Name) and func.value in self.ctx.host_only:
             self.refuse(f"'{func.value}' cannot be called inside a CUDA kernel",

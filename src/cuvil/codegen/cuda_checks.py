@@ -31,6 +31,7 @@ from ..cfg.raising import Check, Opaque, statement_checks
 from ..library.numpy import DOMAINS
 from ..normalize.names import Fresh
 from ..normalize.origins import origin_of, with_origin
+from ..runtime.elementwise import _TOO_LARGE
 from ..runtime.pyint import _NEGATIVE_POWER, _ZERO_POWER, MESSAGE
 
 Stmts = list[cst.BaseStatement]
@@ -54,9 +55,17 @@ OUTCOMES: dict[str, tuple[tuple[str, str], ...]] = {
     **{name: (DOMAINS[name][:2],) for name in DOMAINS},
 }
 OUTCOMES["round_int"] = OUTCOMES["to_int"]
+# runtime/elementwise.py's fits of a number into an integer dtype (NumPy's setitem and operands): the last
+# outcome's message names the value, raised again on the host from the recorded value (_FIT_RAISER)
+_FIT = ("OverflowError", "")
+FITS = {"python_int_as": (_FIT,), "numpy_int_as": (("OverflowError", _TOO_LARGE), _FIT),
+        "python_float_as": (OUTCOMES["to_int"][0], OUTCOMES["to_int"][1], ("OverflowError", _TOO_LARGE), _FIT)}
+OUTCOMES.update(FITS)
+_FIT_RAISER = "_rt.int_out_of_bounds"
 Failure = tuple[int, cst.BaseExpression, int | None, cst.Call | None]  # (code, exception, line, raiser)
 CHECKS = "_ck"  # the generated module's name of runtime/cuda_checks.py
 _HELPERS = ("cuvil.runtime.pyint.", "cuvil.runtime.pymath.", "cuvil.runtime.checks.")
+_ELEMENTWISE = "cuvil.runtime.elementwise."
 _DIVISIONS = {cst.Divide: "true_divide", cst.FloorDivide: "floor_divide", cst.Modulo: "modulo"}
 
 
@@ -166,17 +175,21 @@ class _Recording(cst.CSTTransformer):
         self.checks, self.line = checks, line
 
     def twin(self, name: str, args: Sequence[cst.BaseExpression], raiser: cst.Call | None) -> cst.Call:
+        """The raiser words the outcome without a message of its own (a bounds check's, a fit's)."""
         code = self.checks.code()
         for k, (exception, message) in enumerate(OUTCOMES[name]):
             self.checks.failures.append((code + k, _call(exception, cst.SimpleString(repr(message))), self.line,
-                                         raiser))
+                                         None if message else raiser))
         return _call(f"{CHECKS}.{name}", cst.Name(self.checks.errs), cst.Integer(str(code)), *args)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         name = self.checks.calls.effect(original).name
+        short = name.rsplit(".", 1)[-1]
+        if name.startswith(_ELEMENTWISE) and short in FITS and len(updated.args) == 2:
+            value, dtype = (a.value for a in updated.args)
+            return self.twin(short, [value, dtype], _call(_FIT_RAISER, value, value, dtype))
         if not name.startswith(_HELPERS) or any(a.keyword or a.star for a in updated.args):
             return updated
-        short = name.rsplit(".", 1)[1]
         if short not in OUTCOMES or (short in ("add", "sub", "mul", "neg") and len(updated.args) > 2 - (
                 short == "neg")):
             return updated

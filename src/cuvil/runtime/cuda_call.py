@@ -100,7 +100,7 @@ class _Moved:
                     raise CuvilTypeError(f"argument '{name}' shares memory with another argument; target='cuda' "
                                          "copies NumPy arguments to the device one by one: pass a copy",
                                          argument=name)
-            device = cuda.to_device(np.ascontiguousarray(value))
+            device = cuda.to_device(value if value.flags.c_contiguous else value.copy(order="C"))  # 0-d stays 0-d
             self.device_of[id(value)] = device
             self.host_of[id(device)] = value
             return device

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from numba import cuda
 
 from . import cuda_pyint as pi
@@ -171,6 +172,51 @@ def round_int(slots, code, x):
 def as_index(slots, code, x):  # lower/casts.py calls it on a float only: Python's TypeError
     record(slots, code)
     return 0
+
+
+@cuda.jit(device=True)
+def _recorded(slots, code, value):
+    """record(), with the value NumPy's message names (runtime/cuda_runtime.int_out_of_bounds words it)."""
+    if slots[0] == NO_ERROR:
+        slots[0] = code
+        slots[1] = value
+        slots[2] = 0
+
+
+@cuda.jit(device=True)
+def python_int_as(slots, code, value, dtype):  # runtime/elementwise.py's, in a kernel: a dtype that cannot
+    whole = np.int64(value)  # hold the int records NumPy's OverflowError instead of wrapping (a cast round-trips
+    if dtype(whole) != whole:  # exactly where it holds: int8(300) is 44)
+        _recorded(slots, code, whole)
+        return dtype(0)
+    return dtype(whole)
+
+
+@cuda.jit(device=True)
+def numpy_int_as(slots, code, value, dtype):  # a uint64 above every C long first ("too large"), then the dtype
+    if value > np.uint64(9223372036854775807):
+        record(slots, code)
+        return dtype(0)
+    return python_int_as(slots, code + 1, value, dtype)
+
+
+@cuda.jit(device=True)
+def python_float_as(slots, code, value, dtype):  # int(value): NaN, infinities, beyond a C long (a uint64 dtype
+    if value != value:  # takes [2**63, 2**64) too), then the dtype
+        record(slots, code)
+        return dtype(0)
+    if value == math.inf or value == -math.inf:
+        record(slots, code + 1)
+        return dtype(0)
+    whole = value - math.fmod(value, 1.0)  # toward zero, still a float (Numba's math.trunc is an int64)
+    if whole >= 9.223372036854775808e18 and whole < 1.8446744073709551616e19:
+        big = np.uint64(whole)
+        if dtype(big) == big:
+            return dtype(big)
+    if not -9.223372036854775808e18 <= whole < 9.223372036854775808e18:
+        record(slots, code + 2)
+        return dtype(0)
+    return python_int_as(slots, code + 3, np.int64(whole), dtype)
 
 
 def _math(fails, compute):

@@ -202,6 +202,14 @@ def error_value(slots: Any, k: int) -> int:
     return int(slots.copy_to_host()[1 + k])
 
 
+def int_out_of_bounds(value: int, _unused: int, dtype: Any) -> None:
+    """NumPy's OverflowError for the int a kernel could not store into `dtype` (runtime/cuda_checks.py's fits
+    record it): a failure's raiser takes the two recorded values first (codegen/launch.raise_recorded)."""
+    from .elementwise import python_int_as
+
+    python_int_as(value, dtype)
+
+
 def decode(value: int) -> tuple[int, int]:
     """(iteration, code) of an error slot's value."""
     return divmod(value, CODES)
