@@ -40,6 +40,7 @@ from ..cfg.raising import Check
 from ..frontend.walk import walk
 from ..normalize.names import Fresh, Rename
 from ..normalize.origins import origin_of, with_origin
+from .parfor_index import distinct_index_copies
 
 Stmts = list[cst.BaseStatement]
 
@@ -200,11 +201,13 @@ class _Printer:
         if trivial:
             k = self.var
             head: Stmts = []
+            guarded = distinct_index_copies(guarded, k)
         else:
             k = self.fresh("_k")
             index = self.fresh(f"_{self.var}")
             head = [_assign(index, self.index(cst.Name(k), start, step), line)]
             guarded = [s.visit(Rename({self.var: index})) for s in guarded]  # type: ignore[misc]
+            guarded = distinct_index_copies(guarded, index)
         if self.ok:
             head.append(_assign(self.ok, cst.Name("True"), line))
         guarded, tail = self.partials(guarded, head)
