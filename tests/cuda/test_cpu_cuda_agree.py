@@ -139,3 +139,27 @@ def test_zero_d_arrays(source, dtype):
         if "x[i]" in source and x.ndim > 1 or "x[0]" in source and x.ndim > 1:
             continue
         assert_targets_agree(source, np.array(2, dtype), x)
+
+
+WHOLE_UPDATES = (
+    ("def f(z, x):\n    x *= 2\n", 2),
+    ("def f(z, x):\n    x += z\n", 2),
+    ("def f(z, x):\n    z += 1\n    return z\n", 2),
+    ("def f(z, x):\n    for k in range(2):\n        x -= z\n", 3),
+)
+
+
+@pytest.mark.parametrize("source, line", WHOLE_UPDATES, ids=[s.splitlines()[-1].strip() for s, _ in WHOLE_UPDATES])
+def test_whole_array_update_is_the_cpus_or_refused_on_cuda(source, line):
+    """`x *= 2` of a whole array that the lowering leaves as written: the CPU updates the caller's array; CUDA
+    ran it on the host over a device copy (or on one thread over a local view) and lost the write. It is
+    refused at its line until it is lowered to a kernel."""
+    args = (np.array(2.0), np.arange(3.0))
+    python = _run(_jitted(source, "cpu").py_func, args)
+    cpu = _run(_jitted(source, "cpu"), args)
+    assert (python[1] is None) == (cpu[1] is None)
+    assert not differences((*python[2], *[python[1]] * (python[1] is not None)),
+                           (*cpu[2], *[cpu[1]] * (cpu[1] is not None)), "cpu")
+    with pytest.raises(cuvil.CuvilSyntaxError, match="in-place update of a whole array") as info:
+        _jitted(source, "cuda")(*args)
+    assert info.value.lineno == line
