@@ -33,7 +33,7 @@ from ..frontend.walk import walk
 from ..normalize.names import Fresh, all_names, assigned_names
 from ..normalize.origins import origin_of
 from ..options import Options
-from . import library_raises, masks
+from . import library_raises, masks, prints
 from . import precision as half
 from .arrays import Lowering
 from .blocks import lower_arrays
@@ -178,6 +178,9 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
         globals = program.globals()
     if options.target == "cpu" and not halves and any(library_raises.wanted(fn) for fn in functions.values()):
         rewrite_each(lambda types: library_raises.LibraryRaises(types, intrinsic))  # NumPy's words, the line
+        globals = program.globals()
+    if options.target == "cpu" and any(prints.wanted(fn) for fn in functions.values()):
+        rewrite_each(lambda types: prints.Prints(types, intrinsic))  # np.float32(0.1) prints as 0.1
         globals = program.globals()
     overflow = functools.partial(OverflowChecks, boundscheck=options.boundscheck, speculate=options.target == "cpu",
                                  roundings=options.target == "cpu")

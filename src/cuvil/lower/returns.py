@@ -20,7 +20,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ..analysis.type_rules import Types
-from ..analysis.types import NONE, Scalar, Type
+from ..analysis.types import NONE, Scalar, Tuple, Type
 from ..cfg.uses import reads_in
 from ..frontend.walk import walk
 from ..normalize.names import Fresh, all_names
@@ -33,7 +33,13 @@ _ZEROS = {"bool": "False", "int64": "0", "float64": "0.0", "complex128": "0j"}
 
 def _boxed(t: Type) -> str | None:
     """The type a returned number has in Python: Python's own for weak numbers and for the NumPy types Numba
-    boxes as Python's (int64, float64, complex128), else the NumPy type's name; None for anything else."""
+    boxes as Python's (int64, float64, complex128), else the NumPy type's name; a tuple of numbers, its items'
+    (`(int, float)`); None for anything else."""
+    if isinstance(t, Tuple):
+        items = [_boxed(item) for item in t.items]
+        if not items or None in items:
+            return None
+        return "(" + ", ".join(items) + ",)"  # type: ignore[arg-type]
     if not isinstance(t, Scalar) or t.dtype in ("float16", "bfloat16"):
         return None
     if t.dtype == "bool":  # np.bool_ is a type of its own (`~` is logical not), given back by runtime/adapters.py
@@ -66,12 +72,12 @@ def _assigned_values(fn: cst.FunctionDef, name: str) -> list[cst.BaseExpression]
     return values if occurrences == len(values) + 1 else None
 
 
-def _returned_conditional(fn: cst.FunctionDef) -> cst.IfExp | None:
-    """The value of a last `return a.max() if a.size else 0`: a function with one `return` keeps it (single_exit
-    joins only several), so its arms are the values returned."""
+def _returned_conditional(fn: cst.FunctionDef) -> cst.IfExp | cst.BooleanOperation | None:
+    """The value of a last `return a.max() if a.size else 0` (or `return i < n and a[i] > 0`): a function with
+    one `return` keeps it (single_exit joins only several), so its arms are the values returned."""
     last = fn.body.body[-1] if fn.body.body else None
     if isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[0], cst.Return) \
-            and isinstance(last.body[0].value, cst.IfExp):
+            and isinstance(last.body[0].value, (cst.IfExp, cst.BooleanOperation)):
         return last.body[0].value
     return None
 
@@ -108,16 +114,13 @@ class SeveralReturns(cst.CSTTransformer):
         found = kinds(fn, types)
         assert (self.name is not None or self.conditional is not None) and found is not None
         self.kinds = found
-        fresh = Fresh(all_names(fn))
+        fresh = self.fresh = Fresh(all_names(fn))
         base = self.name or "_rv"
         self.slots = [fresh(f"{base}_") for _ in found]
         self.which = fresh(f"{base}_which")
 
     def _zero(self, kind: str) -> cst.BaseExpression:
-        python = {"bool": "bool", "int": "int64", "float": "float64", "complex": "complex128"}.get(kind)
-        if python is not None:
-            return cst.parse_expression(_ZEROS[python])
-        return cst.parse_expression(f"{self.numpy}.{kind}(0)")
+        return cst.parse_expression(_zero_text(kind, self.numpy))
 
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
                                   ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
@@ -134,12 +137,38 @@ class SeveralReturns(cst.CSTTransformer):
             return updated
         return cst.FlattenSentinel(self._store(small.value, origin_of(original)))
 
+    def _differ(self, value: cst.BaseExpression) -> bool:
+        """Whether the values `value` may take have different types in Python."""
+        return len({_boxed(self.types.of(v)) for v in _arms(value)}) > 1
+
+    def _chain(self, value: cst.BaseExpression, origin: int | None, truth: str) -> list[cst.BaseStatement]:
+        """`x and y`, `x or y` (nested too) as Python evaluates them: each operand once, left to right, stored
+        in its own type's slot, `truth` holding whether the operand stored last is true; the right operand is
+        evaluated, and replaces the left, only when the left is true (`and`) or false (`or`)."""
+        if isinstance(value, cst.IfExp) and self._differ(value):
+            test = value.test.with_changes(lpar=[], rpar=[])
+            orelse = cst.Else(cst.IndentedBlock(self._chain(value.orelse, origin, truth)))
+            body = cst.IndentedBlock(self._chain(value.body, origin, truth))
+            return [with_origin(cst.If(test, body, orelse), origin)]
+        if not isinstance(value, cst.BooleanOperation):
+            stored = self._store(value.with_changes(lpar=[], rpar=[]), origin)
+            slot = stored[0].body[0].targets[0].target  # type: ignore[attr-defined]  # `slot = value`, first
+            return [*stored, _line(truth, cst.Call(cst.Name("bool"), [cst.Arg(slot)]), origin)]
+        test: cst.BaseExpression = cst.Name(truth)
+        if isinstance(value.operator, cst.Or):
+            test = cst.UnaryOperation(cst.Not(), test)
+        right = self._chain(value.right, origin, truth)
+        return [*self._chain(value.left, origin, truth), with_origin(cst.If(test, cst.IndentedBlock(right)), origin)]
+
     def _store(self, value: cst.BaseExpression, origin: int | None) -> list[cst.BaseStatement]:
-        """`slot = value; which = k`; a conditional expression whose arms differ in type, as an `if`."""
-        if isinstance(value, cst.IfExp) and len({_boxed(self.types.of(v)) for v in _arms(value)}) > 1:
+        """`slot = value; which = k`; a conditional expression or an `and`/`or` whose arms differ in type, as
+        `if`s."""
+        if isinstance(value, cst.IfExp) and self._differ(value):
             test = value.test.with_changes(lpar=[], rpar=[])
             orelse = cst.Else(cst.IndentedBlock(self._store(value.orelse, origin)))
             return [with_origin(cst.If(test, cst.IndentedBlock(self._store(value.body, origin)), orelse), origin)]
+        if isinstance(value, cst.BooleanOperation) and self._differ(value):
+            return self._chain(value, origin, self.fresh(f"{self.name or '_rv'}_true"))
         kind = _boxed(self.types.of(value))
         if kind is None:  # the `None` placeholder: a tag no slot has
             return [_line(self.which, cst.UnaryOperation(cst.Minus(), cst.Integer("1")), origin)]
@@ -157,7 +186,32 @@ def _line(name: str, value: cst.BaseExpression, origin: int | None) -> cst.Simpl
 
 
 def _arms(value: cst.BaseExpression) -> list[cst.BaseExpression]:
-    """The values a (nested) conditional expression may take."""
+    """The values a (nested) conditional expression or `and`/`or` may take (`x and y`: x when it is false)."""
     if isinstance(value, cst.IfExp):
         return [*_arms(value.body), *_arms(value.orelse)]
+    if isinstance(value, cst.BooleanOperation):
+        return [*_arms(value.left), *_arms(value.right)]
     return [value]
+
+
+def _zero_text(kind: str, numpy: str) -> str:
+    """A value of the returned type `kind` (a slot's value until it is set)."""
+    if kind.startswith("("):
+        return "(" + "".join(_zero_text(k, numpy) + ", " for k in _split_items(kind[1:-2])) + ")"
+    python = {"bool": "bool", "int": "int64", "float": "float64", "complex": "complex128"}.get(kind)
+    if python is not None:
+        return _ZEROS[python]
+    return f"{numpy}.{kind}(0)"
+
+
+def _split_items(text: str) -> list[str]:
+    """The item kinds of a tuple kind's inside (`int, (float, int,)`), split at its top-level commas."""
+    items, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        depth += c == "("
+        depth -= c == ")"
+        if c == "," and depth == 0:
+            items.append(text[start:i].strip())
+            start = i + 1
+    items.append(text[start:].strip())
+    return [item for item in items if item]

@@ -1,0 +1,139 @@
+"""Python ints at the int64 boundary written into a function (a literal, a module global, a global tuple's element,
+a default): compiled code gives CPython's or NumPy 2's answer, or the OverflowError it raises for any Python
+int beyond int64 (lower/big_ints.py) — never a wrapped number or a uint64 where CPython has an int. Numba typed
+2**63 … 2**64 - 1 as uint64: `MASK - x` gave -2, `int64_array + MASK` gave 0, `return MASK` an np.uint64.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cuvil
+from tests.helpers import define
+from tests.lower.compare import differences, outcome
+
+BOUNDARY = (2**63 - 1, 2**63, 2**64 - 1, 2**64, -(2**63), -(2**63) - 1)
+FORMS = ("literal", "global", "tuple", "default")
+OPERATORS = ("+", "-", "*", "//", "%", "**", "&", "|", "^", "<<", ">>", "<", "<=", ">", ">=", "==", "!=")
+BITWISE = ("&", "|", "^", "<<", ">>")
+OPERANDS = {  # what the int meets: (a description, the argument)
+    "python int": lambda: 3,
+    "python float": lambda: 1.5,
+    "python bool": lambda: True,
+    "int64 element": lambda: np.array([3, -2]),
+    "uint64 element": lambda: np.array([3, 2], np.uint64),
+    "int8 element": lambda: np.array([3, -2], np.int8),
+    "int64 array": lambda: np.array([3, -2]),
+    "uint64 array": lambda: np.array([3, 2], np.uint64),
+    "uint8 array": lambda: np.array([3, 2], np.uint8),
+    "float64 array": lambda: np.array([1.5, -2.0]),
+    "float32 array": lambda: np.array([1.5, -2.0], np.float32),
+}
+WEAK = ("python int", "python float", "python bool")
+_MIN, _MAX = -(2**63), 2**63 - 1
+
+
+def source(value: int, form: str, expression: str) -> tuple[str, dict[str, Any]]:
+    """A function of `x` returning `expression`, in which `V` stands for `value` written in `form`."""
+    text = {"literal": f"({value})", "global": "V", "tuple": "T[1]", "default": "v"}[form]
+    params = "x, v=V" if form == "default" else "x"
+    return f"def f({params}):\n    return {expression.replace('V', text)}\n", {"V": value, "T": (1, value)}
+
+
+@functools.cache
+def jitted(text: str, env: tuple[tuple[str, Any], ...] = ()) -> Any:
+    return cuvil.jit(define(text, env={"np": np, **dict(env)}))
+
+
+def compiled(value: int, form: str, expression: str) -> Any:
+    text, env = source(value, form, expression)
+    return jitted(text, tuple(sorted(env.items())))
+
+
+def refusal_allowed(value: int, form: str, operand: str | None, op: str | None, expected: Any) -> bool:
+    """Where compiled code may raise OverflowError though Python answers: Python keeps an int beyond int64 (a
+    result, or the literal in Python-int arithmetic, a default taken as an argument, a Python float compared
+    exactly with it)."""
+    if isinstance(expected, int) and not isinstance(expected, bool) and not _MIN <= expected <= _MAX:
+        return True
+    if _MIN <= value <= _MAX:
+        return False
+    if form == "default" or operand is None:
+        return True
+    return operand in WEAK and not (operand == "python float" and op not in ("<", "<=", ">", ">=", "==", "!="))
+
+
+def check(value: int, form: str, operand: str | None, op: str | None, left: bool = False) -> None:
+    if operand is None:
+        expression, args = "V", (0,)
+    else:
+        x = "x[0]" if operand.endswith("element") else "x"
+        expression = f"V {op} {x}" if left else f"{x} {op} V"
+        arg = OPERANDS[operand]()
+        if not left and op in ("**", "<<") and operand in WEAK:
+            arg = type(arg)(0)  # 3 ** 2**64 is beyond any memory
+        args = (arg,)
+    fn = compiled(value, form, expression)
+    expected, got = outcome(fn.py_func, *args), outcome(fn, *args)
+    where = f"{expression} with V={value} as a {form}, x={args[0]!r}"
+    if expected[0] == "value" and got[0] == "raise" and got[1][0] is OverflowError \
+            and refusal_allowed(value, form, operand, op, expected[1]):
+        return
+    if form == "default" and not _MIN <= value <= _MAX:  # the entry's default is an argument: refused at the call
+        assert got[0] == "raise" and got[1][0] is OverflowError and got[1][1].startswith("argument 'v' is "), got
+        return
+    if expected[0] == "raise" or got[0] == "raise":
+        assert got == expected, f"{where}: expected {expected}, got {got}"
+        return
+    problems = differences(expected[1], got[1], "result")
+    assert not problems, f"{where}: " + "; ".join(problems)
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("value", BOUNDARY)
+def test_boundary_ints_returned_and_with_python_ints(value: int, form: str) -> None:
+    check(value, form, None, None)
+    check(value, form, "python int", "-", left=True)
+
+
+@pytest.mark.parametrize("value", BOUNDARY)
+@pytest.mark.parametrize("operand", ["int64 element", "uint64 array"])
+def test_boundary_ints_meeting_numpy_integers(value: int, operand: str) -> None:
+    check(value, "global", operand, "&" if operand.startswith("uint64") else "+")
+
+
+@settings(max_examples=100, deadline=None)
+@given(value=st.sampled_from(BOUNDARY) | st.integers(2**63 - 3, 2**64 + 3) | st.integers(-(2**63) - 3, -(2**63) + 3),
+       form=st.sampled_from(FORMS), operand=st.sampled_from(sorted(OPERANDS)), op=st.sampled_from(OPERATORS),
+       left=st.booleans())
+def test_ints_near_the_boundary_in_every_operation(value: int, form: str, operand: str, op: str, left: bool) -> None:
+    if "float" in operand and op in BITWISE:
+        return  # a TypeError in both, whatever the int
+    if op == "**" and not left and value < 0 and operand in ("python int", "python bool"):
+        return  # int ** negative int: Cuvil's documented ValueError, whatever the int's size
+    check(value, form, operand, op, left)
+
+
+def test_min_int64_written_as_a_negative_literal() -> None:
+    """`-9223372036854775808` is `-(2**63)`: it fits (Numba negated a uint64, and Cuvil's check refused it)."""
+    fn = jitted("def f(x):\n    return -9223372036854775808 + x\n")
+    assert fn(0) == -(2**63) and type(fn(0)) is int
+
+
+def test_a_global_tuple_holding_a_big_int_whole_is_refused_at_its_line() -> None:
+    fn = jitted("def f(x):\n    a, b = T\n    return a + x\n", (("T", (1, 2**64 - 1)),))
+    with pytest.raises(cuvil.CuvilTypeError, match="tuple holding a Python int outside int64"):
+        fn(1)
+
+
+def test_a_helper_default_beyond_int64_is_refused_at_its_line() -> None:
+    """Numba compiled the default as a uint64 constant: `h(x)` of `def h(x, m=2**64 - 1): return m - x` gave -2."""
+    fn = jitted("def h(x, m=0xFFFFFFFFFFFFFFFF):\n    return m - x\n\n\ndef f(x):\n    return h(x)\n")
+    with pytest.raises(cuvil.CuvilTypeError, match="the default of 'm' is a Python int outside int64"):
+        fn(1)
