@@ -250,6 +250,8 @@ class Rules(NumpyRules):
         if name in _FITS and len(args) == 2:  # lower/element.py: a Python number in the array's dtype
             dtype = self.dtype_arg(args[1])
             return Scalar(dtype) if dtype else UNKNOWN
+        if name == "cuvil.runtime.big_ints.beyond_int64":  # lower/big_ints.py: raises; an int to Numba
+            return INT
         if name == "cuvil.runtime.elementwise.round_integer" and args:  # lower/builtin_calls.py: x's dtype
             return self.of(args[0])
         if name == "cuvil.runtime.elementwise.signed_unsigned_cmp":  # lower/exact_comparisons.py: a NumPy int,

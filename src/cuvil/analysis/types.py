@@ -68,6 +68,14 @@ class Refused(Opaque):
     message: str = ""
 
 
+@dataclasses.dataclass(frozen=True)
+class BigInt(Opaque):
+    """A captured Python int outside int64 (`MASK = 2**64 - 1`): no dtype holds it as Python does, so
+    lower/big_ints.py decides each use (NumPy's uint64 or float, or an OverflowError) before anything else."""
+
+    value: int = 0
+
+
 Type = Scalar | Array | Tuple | Opaque
 NONE = Opaque("none")
 UNKNOWN = Opaque("unknown")  # Cuvil does not know: Numba's typing decides
@@ -236,7 +244,7 @@ def of_value(value: object) -> Type:
     if isinstance(value, bool):
         return BOOL
     if isinstance(value, int):
-        return INT
+        return INT if -(2**63) <= value < 2**63 else BigInt("big int", value)
     if isinstance(value, float):
         return FLOAT
     if isinstance(value, complex):

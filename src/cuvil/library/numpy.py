@@ -94,7 +94,7 @@ LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.inplace.inplac
                      "cuvil.runtime.intrinsics.math_pow", *(f"cuvil.runtime.library_checks.{n}" for n in (
                          "one_element", "nonnegative_dims", "reshapes", "fits_into", "scale", "arange_step",
                          "arange_float_step", "unpacks", "sequence_into_element")),
-                     "cuvil.runtime.intrinsics.inplace_value",
+                     "cuvil.runtime.intrinsics.inplace_value", "cuvil.runtime.big_ints.beyond_int64",
                      *(f"cuvil.runtime.axes.{n}" for n in ("cumprod_axis", "sort_axis", "argsort_axis",
                                                            "sort_in_place", "argmax_axis", "argmin_axis")),
                      "cuvil.runtime.products.int_dot", "cuvil.runtime.products.int_matmul",
@@ -221,6 +221,7 @@ _TABLE: dict[str, Entry] = {
                "cuvil.runtime.elementwise.remainder cuvil.runtime.elementwise.divmod_ "
                "cuvil.runtime.elementwise.left_shift cuvil.runtime.elementwise.right_shift"),
     **_entries("cuvil.runtime.elementwise.power cuvil.runtime.elementwise.broadcast_shape", raises="opaque"),
+    **_entries("cuvil.runtime.big_ints.beyond_int64", raises="opaque"),  # an int outside int64 (lower/big_ints.py)
     **_entries("cuvil.runtime.elementwise.python_int_as cuvil.runtime.elementwise.python_float_as",
                raises="opaque"),  # a Python number fitted to an array's dtype before a loop (lower/element.py)
     **_entries("cuvil.runtime.elementwise.clip_low cuvil.runtime.elementwise.clip_high",

@@ -118,6 +118,11 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
                                                program.globals)
         else:
             copies, typed = {}, types_of(program.globals(), True)
+        if any(big_ints.wanted(functions[name], types) for name, types in typed.items()):  # before any rewrite
+            for name, types in typed.items():  # reads them: `MASK - x` of MASK = 2**64 - 1 (lower/big_ints.py)
+                functions[name] = cst.ensure_type(functions[name].visit(big_ints.BigInts(
+                    types, numpy, intrinsic, program.filenames.get(name), name != entry)), cst.FunctionDef)
+            typed = types_of(program.globals(), True)
         if copies:
             program = dataclasses.replace(program, filenames={
                 **program.filenames, **{new: program.filenames[old] for new, old in copies.items()
