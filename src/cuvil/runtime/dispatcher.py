@@ -20,7 +20,7 @@ from numba.core.errors import NumbaError
 from ..dims import declared
 from ..errors import CuvilError, CuvilTypeError, PerformanceWarning, RecompileWarning
 from ..options import Options, config
-from . import adapters, cache, cache_key, cache_markers, diagnose, entry, events, guards, mathlib, threads, where  # noqa: F401 (mathlib registers overloads)
+from . import adapters, cache, cache_key, cache_markers, diagnose, entry, events, guards, mathlib, random_state, threads, where  # noqa: F401 (mathlib registers overloads)
 from .context import current as current_context
 from .events import CompileEvent
 from .exact import ExactDispatcher
@@ -283,6 +283,9 @@ class Dispatcher(functools.partial):
         bools = numba_dispatcher.py_func.__globals__.get("CUVIL_NUMPY_BOOLS", False)
         convert = adapters.typed_results(_same, returns, halves, several, bools)
         seconds["backend"] = time.perf_counter() - backend
+        if numba_dispatcher.py_func.__globals__.get("CUVIL_RANDOM", False):  # draws from the caller's streams:
+            impl = random_state.shared(impl)  # the call entry goes through impl, not Numba's dispatcher
+            return Built(adapters.typed_results(impl, returns, halves, several, bools), meta, source, where)
         return Built(adapters.typed_results(impl, returns, halves, several, bools), meta, source, where,
                      None if halves else ExactDispatcher(numba_dispatcher, numba_types),
                      None if convert is _same else convert)
