@@ -5,6 +5,9 @@ import tempfile
 # whole test process simulates the GPU (tests/cuda), unless CUVIL_GPU=1 asks for the real one (bench/gpu_check.sh).
 if os.environ.get("CUVIL_GPU") != "1":
     os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
+# Strict (cuvil.config.strict): a lowering Numba refuses fails the test instead of passing through the warned
+# fallback to the code as written; tests/lower/test_fallback.py turns it off to test that fallback.
+os.environ.setdefault("CUVIL_STRICT", "1")
 
 from hypothesis import HealthCheck, settings  # noqa: E402
 

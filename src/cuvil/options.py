@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from typing import Any
 
 TARGETS = ("cpu", "cuda", "auto")  # auto: cuda when an array argument lives on a GPU, else cpu
@@ -49,6 +50,9 @@ class Config:
     """Process-wide settings (`cuvil.config`)."""
 
     recompile_limit: int = 8
+    # Strict: a lowering Numba refuses is a CuvilInternalError, not a warned fallback to the NumPy code as
+    # written. The test suite runs strict (tests/conftest.py): a fallback's right answer must not hide the bug.
+    strict: bool = dataclasses.field(default_factory=lambda: os.environ.get("CUVIL_STRICT") == "1")
 
 
 config = Config()

@@ -22,6 +22,12 @@ class _Broken(cst.CSTTransformer):
         return cst.Call(cst.Name("no_such_helper"), [cst.Arg(updated)])
 
 
+@pytest.fixture(autouse=True)
+def _not_strict(monkeypatch):
+    """The suite runs strict (tests/conftest.py); these tests are the fallback's own."""
+    monkeypatch.setattr(cuvil.config, "strict", False)
+
+
 def test_lowered_code_numba_refuses_falls_back_to_the_code_as_written(monkeypatch):
     monkeypatch.setattr(program, "Casts", _Broken)
     fn = define("""
@@ -37,7 +43,20 @@ def test_lowered_code_numba_refuses_falls_back_to_the_code_as_written(monkeypatc
     assert "no_such_helper" not in jitted.source()
 
 
-def test_an_error_in_the_users_code_is_still_the_users():
+def test_strict_mode_makes_the_fallback_an_internal_error(monkeypatch):
+    monkeypatch.setattr(program, "Casts", _Broken)
+    monkeypatch.setattr(cuvil.config, "strict", True)
+    fn = define("""
+        def f(x, k):
+            return x * k + 2.0
+        """)
+    with pytest.raises(cuvil.CuvilInternalError, match="Numba refused the lowered code"):
+        cuvil.jit(fn)(np.arange(4.0), 2.0)
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_an_error_in_the_users_code_is_still_the_users(monkeypatch, strict):
+    monkeypatch.setattr(cuvil.config, "strict", strict)
     fn = define("""
         def f(x):
             return x.no_such_method()

@@ -18,7 +18,7 @@ from typing import Any
 from numba.core.errors import NumbaError
 
 from ..dims import declared
-from ..errors import CuvilError, CuvilTypeError, PerformanceWarning, RecompileWarning
+from ..errors import CuvilError, CuvilInternalError, CuvilTypeError, PerformanceWarning, RecompileWarning
 from ..options import Options, config
 from . import adapters, cache, cache_key, cache_markers, diagnose, entry, events, guards, mathlib, random_state, threads, where  # noqa: F401 (mathlib registers overloads)
 from .context import current as current_context
@@ -226,6 +226,8 @@ class Dispatcher(functools.partial):
                     raise
                 except Exception:  # the code as written fails too: the user's error, at the user's line
                     raise self._error(exc, args) from None
+                if config.strict:  # the tests' mode: no right answer from a fallback hides the bug
+                    raise CuvilInternalError("backend (Numba refused the lowered code)", _first_line(exc)) from exc
                 reason += f"; lowered code failed to compile, NumPy code as written instead ({_first_line(exc)})"
                 warnings.warn(f"{self.py_func.__qualname__}: Cuvil could not compile its lowered code and used the "
                               f"NumPy code as written (slower); please report this bug: {_first_line(exc)}",
