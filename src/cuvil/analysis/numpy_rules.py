@@ -191,6 +191,11 @@ class NumpyRules:
             return self.reduction("sum", first, {})  # the diagonal's sum, in sum's dtype
         if name == "linalg.det" and len(args) == 1 and not keywords and isinstance(first, Array) and first.ndim == 2:
             return Scalar(first.dtype if np.dtype(first.dtype).kind in "fc" else "float64")
+        if name in ("linalg.slogdet", "linalg.cond") and len(args) == 1 and not keywords \
+                and isinstance(first, Array) and first.ndim == 2:  # runtime/linalg.py: integers in float64
+            inner = first.dtype if np.dtype(first.dtype).kind in "fc" else "float64"
+            real = Scalar(np.empty(0, inner).real.dtype.name)
+            return Tuple((Scalar(inner), real)) if name == "linalg.slogdet" else real
         if name == "linalg.norm" and len(args) == 1 and not keywords and isinstance(first, Array):
             kind = np.dtype(first.dtype).kind  # Numba's is float32 for float32 (NumPy's too), boxed as a float
             return Scalar("float64" if kind in "biu" else np.empty(0, first.dtype).real.dtype.name)

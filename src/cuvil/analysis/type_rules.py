@@ -16,6 +16,7 @@ import numpy as np
 
 from ..cfg.effects import Calls
 from ..frontend.walk import walk
+from ..library.replaced import HELPERS
 from ..normalize.names import bound_names
 from .numpy_rules import NumpyRules, rounded
 from .types import (
@@ -231,8 +232,8 @@ class Rules(NumpyRules):
         if name.startswith("helper "):
             return self.helper(name[7:], tuple(self.of(a.value) for a in node.args if a.keyword is None),
                                {k: self.of(v) for k, v in keywords.items()})
-        if name.startswith("numpy."):
-            return self.numpy(name[6:], args, keywords)
+        if name.startswith("numpy.") or name in HELPERS:  # Cuvil's own helper: typed as NumPy's function
+            return self.numpy(HELPERS.get(name, name)[6:], args, keywords)
         if name.startswith("."):
             return self.method(name[1:], args, keywords)
         if name.startswith("math."):

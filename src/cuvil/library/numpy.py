@@ -18,6 +18,8 @@ import math
 
 import numpy as np
 
+from .replaced import HELPERS
+
 SELF = "self"  # the array a method is called on
 
 
@@ -95,6 +97,7 @@ LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.inplace.inplac
                          "one_element", "nonnegative_dims", "reshapes", "fits_into", "scale", "arange_step",
                          "arange_float_step", "unpacks", "sequence_into_element")),
                      "cuvil.runtime.intrinsics.inplace_value", "cuvil.runtime.big_ints.beyond_int64",
+                     "cuvil.runtime.histograms.histogram",
                      *(f"cuvil.runtime.axes.{n}" for n in ("cumprod_axis", "sort_axis", "argsort_axis",
                                                            "sort_in_place", "argmax_axis", "argmin_axis")),
                      "cuvil.runtime.products.int_dot", "cuvil.runtime.products.int_matmul",
@@ -183,7 +186,8 @@ _TABLE: dict[str, Entry] = {
              "cross"),
     **_numpy("dot", writes=(Arg(2),), raises="opaque"),
     **_numpy("linalg.norm linalg.solve linalg.inv linalg.det linalg.eig linalg.eigh linalg.svd "
-             "linalg.qr linalg.cholesky linalg.lstsq linalg.pinv linalg.matrix_power", raises="opaque"),
+             "linalg.qr linalg.cholesky linalg.lstsq linalg.pinv linalg.matrix_power linalg.slogdet linalg.cond",
+             raises="opaque"),
     # in place
     **_numpy("copyto place putmask put fill_diagonal", writes=(_A0,)),
     # stateful: the order of calls decides the result
@@ -221,6 +225,7 @@ _TABLE: dict[str, Entry] = {
                "cuvil.runtime.elementwise.remainder cuvil.runtime.elementwise.divmod_ "
                "cuvil.runtime.elementwise.left_shift cuvil.runtime.elementwise.right_shift"),
     **_entries("cuvil.runtime.elementwise.power cuvil.runtime.elementwise.broadcast_shape", raises="opaque"),
+    **_entries(" ".join(HELPERS), raises="opaque"),  # NumPy's own, where Numba's differs (library/replaced.py)
     **_entries("cuvil.runtime.big_ints.beyond_int64", raises="opaque"),  # an int outside int64 (lower/big_ints.py)
     **_entries("cuvil.runtime.elementwise.python_int_as cuvil.runtime.elementwise.python_float_as",
                raises="opaque"),  # a Python number fitted to an array's dtype before a loop (lower/element.py)

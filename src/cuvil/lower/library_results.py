@@ -35,6 +35,7 @@ from ..analysis.types import Array, Refused, Scalar, ufunc_result
 from .clips import Clips
 from .linspaces import Linspaces
 from .reductions import is_none, literal_int
+from .replaced import replaced
 from .roundings import Roundings
 
 # Numba computes these in float64 (its ptp in int64 or float64) and returns that: NumPy's dtype is the array's
@@ -66,6 +67,9 @@ class LibraryResults(Clips, Linspaces, Roundings):
 
     def library_call(self, original: cst.Call, updated: cst.Call, name: str) -> cst.BaseExpression | None:
         """The rewritten call, or None where NumPy's and Numba's answers agree."""
+        own = replaced(name, updated, self.intrinsic) if self.arrays_into else None
+        if own is not None:  # Cuvil's own helper: Numba's cannot give NumPy's answer (lower/replaced.py)
+            return own
         positional = [a for a in updated.args if a.keyword is None]
         short = name[6:] if name.startswith("numpy.") else name[1:] if name.startswith(".") else ""
         if short in _OVER_AXES and (name.startswith("numpy.") or short in ("var", "std", "mean", "max", "min")):

@@ -104,3 +104,47 @@ def _ranked(product, two_a, two_b):
 
 overload(int_dot, jit_options={"nogil": True})(_product(False))
 overload(int_matmul, jit_options={"nogil": True})(_product(True))
+
+
+@register_jitable
+def _as_row(v):
+    return v.reshape((1, v.size))
+
+
+@register_jitable
+def _as_is(v):
+    return v
+
+
+def kron(a, b):  # the plain-Python meaning: NumPy's own
+    return np.kron(a, b)
+
+
+@overload(kron, jit_options={"nogil": True})
+def _kron(a, b):
+    """np.kron of 1-D and 2-D arrays in NumPy's result dtype (Numba's computes in the first operand's: int * float
+    truncated to int64): each operand as a 2-D block (a 1-D one a row), the products cast as NumPy's multiply
+    casts them (integers wrap, bools are `and`), 1-D when both are."""
+    if not (isinstance(a, types.Array) and isinstance(b, types.Array) and a.ndim in (1, 2) and b.ndim in (1, 2)):
+        return None
+    dtype = np.result_type(np.dtype(str(a.dtype)), np.dtype(str(b.dtype)))
+    if dtype.kind not in "biufc" or dtype.itemsize > 16:
+        return None
+    of = getattr(np, "bool_" if dtype.kind == "b" else dtype.name)
+    flat = a.ndim == 1 and b.ndim == 1
+
+    rows_a, rows_b = (_as_row if a.ndim == 1 else _as_is), (_as_row if b.ndim == 1 else _as_is)
+
+    def impl(a, b):
+        a2, b2 = rows_a(a), rows_b(b)
+        rows, cols = b2.shape
+        out = np.empty((a2.shape[0] * rows, a2.shape[1] * cols), of)
+        for i in range(a2.shape[0]):
+            for j in range(a2.shape[1]):
+                x = of(a2[i, j])
+                for k in range(rows):
+                    for m in range(cols):
+                        out[i * rows + k, j * cols + m] = x * of(b2[k, m])
+        return out.ravel() if flat else out
+
+    return impl

@@ -1,0 +1,20 @@
+"""NumPy functions whose Numba implementation cannot be made to give NumPy's answer, and Cuvil's own compiled
+helper for each (CPU): lower/replaced.py calls the helper with the user's arguments where every keyword is one it
+takes (anything else stays Numba's, which refuses it), and the type rules type the helper as the NumPy function.
+
+    np.histogram(a, 20, (0, 1))   →  histogram(a, 20, (0, 1))     runtime/histograms.py: edges, NaN, constant data
+    np.kron(a, b)                 →  kron(a, b)                   runtime/products.py: NumPy's result dtype
+    np.linalg.slogdet(a)          →  slogdet(a)                   runtime/linalg.py: float32 stays float32
+"""
+
+from __future__ import annotations
+
+REPLACED: dict[str, tuple[str, str, frozenset[str]]] = {  # NumPy's name → (module, helper, keywords it takes)
+    "numpy.histogram": ("cuvil.runtime.histograms", "histogram", frozenset({"bins", "range"})),
+    "numpy.kron": ("cuvil.runtime.products", "kron", frozenset()),
+    "numpy.linalg.slogdet": ("cuvil.runtime.linalg", "slogdet", frozenset()),
+    "numpy.linalg.cond": ("cuvil.runtime.linalg", "cond", frozenset()),
+}
+
+HELPERS: dict[str, str] = {f"{module}.{helper}": name for name, (module, helper, _) in REPLACED.items()}
+"""A helper's dotted name → the NumPy function it stands for."""
