@@ -24,7 +24,7 @@ from .analysis.types import UNKNOWN, Type, of_value
 from .cfg.annotate import cfg_source
 from .cfg.build import all_statements
 from .cfg.effects import Global
-from .cfg.random_draws import draws_random
+from .cfg import random_draws
 from .cfg.uses import reads
 from .codegen.bindings import Binding, Callee, Import, Injected, Literal, bind
 from .codegen.cpu import FunctionUnit, PythonPow, line_map, module_source, print_plan
@@ -181,7 +181,7 @@ class _Module:
             self.names[returns.MARK] = Literal("True")
         if lowered.numpy_bools:  # which results are np.bool_ (Numba returns Python bools)
             self.names["CUVIL_NUMPY_BOOLS"] = Literal(repr(lowered.numpy_bools))
-        if draws_random((u.function for u in self.units), program.globals()):  # the caller's seed holds
+        if random_draws.shared(self.units, program.globals()):  # compiled code draws from the caller's streams
             self.names["CUVIL_RANDOM"] = Literal("True")
         self.writes = lowered.writes
         self.plan = "\n".join(lowered.plans[u.name].text() for u in self.units)

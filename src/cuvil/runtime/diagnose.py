@@ -7,9 +7,11 @@ that location back into the user's file and line.
 
 from __future__ import annotations
 
+import difflib
 import linecache
 import os
 import re
+import sys
 import traceback
 from collections.abc import Sequence
 
@@ -65,11 +67,36 @@ _INSTEAD = {
                "array's rank depends on its sizes, which compiled code does not know)",
     "tolist": "return the array and call .tolist() outside the compiled function",
     "ndarray": "test an argument's kind outside the compiled function (each kind compiles a variant of its own)",
+    "numpy.random.default_rng": "seed NumPy's global generator in the caller (np.random.seed) and draw with "
+                                "np.random.* inside, which continues its stream, or draw in the caller and pass "
+                                "the numbers in",
+    "random.choice": "draw an index: a[random.randrange(len(a))]",
 }
+
+
+_UNKNOWN_MODULE_ATTRIBUTE = re.compile(r"Unknown attribute '(\w+)' of type Module\(<module '([\w.]+)'")
+_SHORT = {"numpy": "np"}  # the spelling users write
+
+
+def _module_attribute(found: re.Match[str]) -> str:
+    """`np.random.default_rng` (there, not compiled) or `np.sume` (not there: a misspelling, with the nearest
+    name), in the user's spelling; what to write instead where there is a known way."""
+    name, module = found.group(1), found.group(2)
+    head, _, rest = module.partition(".")
+    shown = ".".join(filter(None, (_SHORT.get(head, head), rest)))
+    owner = sys.modules.get(module)
+    if owner is not None and not hasattr(owner, name):
+        near = difflib.get_close_matches(name, [n for n in dir(owner) if not n.startswith("_")], n=1)
+        return f"module '{module}' has no attribute '{name}'" + (f"; did you mean '{near[0]}'?" if near else "")
+    instead = _INSTEAD.get(f"{module}.{name}", "write it as a loop instead")
+    return f"{shown}.{name} is not supported in compiled code (Numba does not implement it); {instead}"
 
 
 def _unsupported(message: str, summary: str) -> str:
     """Numba's "Unknown attribute 'squeeze' of type array(float64, 2d, C)" in the user's terms."""
+    module_attribute = _UNKNOWN_MODULE_ATTRIBUTE.search(message)
+    if module_attribute is not None:
+        return _module_attribute(module_attribute)
     method = _UNKNOWN_METHOD.search(message)
     function = _UNSUPPORTED_FUNCTION.search(message)
     if method is None and function is None:
@@ -108,8 +135,17 @@ def _summary(message: str) -> str:
     return "\n".join(sentences[:3])
 
 
+_NO_MODULE_ATTRIBUTE = re.compile(r"module '([\w.]+)' has no attribute '(\w+)'")
+
+
 def _internal_summary(exc: BaseException) -> str:
     said = _ANSI.sub("", str(exc)).strip().splitlines()
+    missing = _NO_MODULE_ATTRIBUTE.fullmatch(said[0]) if said and isinstance(exc, AttributeError) else None
+    if missing is not None:  # `np.sume(x)`: a misspelling, told as Python tells it, with the nearest name
+        owner = sys.modules.get(missing.group(1))
+        names = [n for n in dir(owner) if not n.startswith("_")] if owner is not None else []
+        near = difflib.get_close_matches(missing.group(2), names, n=1)
+        return said[0] + (f"; did you mean '{near[0]}'?" if near else "")
     detail = f": {said[0]}" if said else " (and no message)"
     return f"Numba cannot compile this line: it failed with {type(exc).__name__}{detail}"
 
