@@ -22,7 +22,7 @@ def test_module_level_lambda_is_a_syntax_error_at_the_call():
     error = info.value
     assert (error.filename, error.lineno, error.offset) == (fn.py_func.__code__.co_filename, 5, 12)
     assert error.text.strip() == "return sq(y) + 1.0"
-    assert error.msg == "'sq' is a lambda, which cannot be compiled"
+    assert error.reason == "'sq' is a lambda, which cannot be compiled"
     assert error.hint == "define it with def at module level: def sq(v): return ..."
     assert error.__cause__ is None
 

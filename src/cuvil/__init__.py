@@ -64,14 +64,37 @@ def jit(fn: Any = None, **options: Any) -> Any:
     Options are checked now and the source is checked against the supported subset now; compilation waits
     for the first call, when argument types are known.
     """
-    opts = Options(**options)
+    opts = _options(options)
 
     def wrap(f: Any) -> Any:
         from .runtime.dispatcher import Dispatcher
 
         if getattr(f, "__cuvil_jit__", False):
             f = f.py_func
-        return Dispatcher(f, opts)
+        try:
+            return Dispatcher(f, opts)
+        except CuvilSyntaxError as exc:
+            # Raised afresh here, the traceback ends at the decorator's line and Python shows the user's file,
+            # line and caret with the message and its hint; the front end's frames (libcst's visitors) stay on
+            # the exception for whoever debugs Cuvil.
+            exc.internal_traceback = exc.__traceback__  # type: ignore[attr-defined]
+            raise exc.with_traceback(None) from None
+
+    return wrap if fn is None else wrap(fn)
+
+
+def _options(options: dict[str, Any]) -> Options:
+    """The options, or Python's TypeError for a misspelt one, with the nearest name (`paralel`: `parallel`)."""
+    import dataclasses
+    import difflib
+
+    known = [f.name for f in dataclasses.fields(Options)]
+    for name in options:
+        if name not in known:
+            near = difflib.get_close_matches(name, known, n=1)
+            raise TypeError(f"cuvil.jit() got an unexpected keyword argument '{name}'"
+                            + (f"; did you mean '{near[0]}'?" if near else f" (options: {', '.join(known)})"))
+    return Options(**options)
 
     return wrap if fn is None else wrap(fn)
 

@@ -20,13 +20,13 @@ class CuvilSyntaxError(CuvilError, SyntaxError):
     """
 
     def __init__(self, message: str, filename: str, lineno: int, offset: int, text: str, hint: str = ""):
-        SyntaxError.__init__(self, message, (filename, lineno, offset, text))
-        self.hint = hint
+        # Python's traceback shows a SyntaxError's `msg` alone (not str()): the hint is part of it.
+        SyntaxError.__init__(self, f"{message}; {hint}" if hint else message, (filename, lineno, offset, text))
+        self.reason, self.hint = message, hint
 
     def __str__(self) -> str:
         where = f"{self.filename}:{self.lineno}:{self.offset}"
-        head = f"{where}: {self.msg}" + (f"; {self.hint}" if self.hint else "")
-        return head + _caret(self.text, self.offset)
+        return f"{where}: {self.msg}" + _caret(self.text, self.offset)
 
 
 class CuvilTypeError(CuvilError, TypeError):

@@ -63,7 +63,7 @@ def test_read_no_path_assigns_is_a_compile_error_at_the_read():
     with pytest.raises(cuvil.CuvilSyntaxError) as info:
         cuvil.jit(fn)(1)
     assert (info.value.lineno, info.value.offset) == (2, 17)
-    assert info.value.msg == "'extra' is used before it is assigned"
+    assert info.value.reason == "'extra' is used before it is assigned"
 
 
 MAYBE_UNASSIGNED = [

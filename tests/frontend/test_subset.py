@@ -264,3 +264,27 @@ def test_a_validated_function_excuses_no_other_and_no_other_text():
     linecache.cache[name] = (size, mtime, [*lines[:1], "    with x:\n", "        return x\n"], name)
     with pytest.raises(cuvil.CuvilSyntaxError):
         cuvil.jit(good)
+
+
+def test_the_printed_traceback_shows_the_hint_and_ends_at_the_users_line(tmp_path):
+    """Python prints a SyntaxError's `msg`, not its str(): the hint is in it. Raised afresh by cuvil.jit, the
+    traceback holds no frame of the front end (libcst's visitors): the decorator's line, then the user's line
+    and caret."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "user.py"
+    script.write_text("import cuvil\n\n@cuvil.jit\ndef f(a):\n    b = [x * 2 for x in a]\n    return b\n")
+    shown = subprocess.run([sys.executable, str(script)], capture_output=True, text=True).stderr
+    lines = shown.strip().splitlines()
+    assert lines[-1] == ("cuvil.errors.CuvilSyntaxError: a list comprehension is not supported; allocate an "
+                         "array with np.empty and fill it")
+    assert lines[-4:-1] == [f'  File "{script}", line 5', "    b = [x * 2 for x in a]", "        ^"]
+    assert len(lines) <= 15 and "libcst" not in shown
+
+
+def test_a_misspelt_option_names_the_nearest():
+    import cuvil
+
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'paralel'; did you mean 'parallel'\?"):
+        cuvil.jit(paralel=True)
