@@ -174,6 +174,8 @@ class NumpyRules:
                 return Array(dtype or first.dtype, first.ndim)
             if isinstance(first, Scalar) and name in ("array", "asarray"):
                 return Array(dtype or first.dtype, 0)
+            if isinstance(first, Tuple) and name in ("array", "asarray"):
+                return _built_of_halves(first, dtype)
             return UNKNOWN
         if name in _DTYPE_NAMES:
             target = np.dtype(name).name
@@ -308,3 +310,17 @@ class NumpyRules:
         if name in ("fill", "sort"):
             return NONE
         return UNKNOWN
+
+
+def _built_of_halves(items: Tuple, dtype: str | None) -> Type:
+    """`np.array((h[0], h[1]))`: NumPy's dtype of a tuple of numbers holding a half (a Python number counts as
+    its default dtype there, not as a weak scalar), where Numba's would be float32 (lower/half_scalars.py builds
+    it from the halves' bits). Other tuples stay Numba's."""
+    if not items.items or not all(isinstance(t, Scalar) for t in items.items):
+        return UNKNOWN
+    dtypes = [t.dtype for t in items.items if isinstance(t, Scalar)]
+    half = next((d for d in dtypes if d in ("float16", "bfloat16")), None)
+    if half is None or dtype is not None or None in dtypes:
+        return Array(dtype, 1) if half is not None and dtype else UNKNOWN
+    result = np.result_type(*("float16" if d == "bfloat16" else d for d in dtypes)).name
+    return Array(half if result == "float16" else result, 1)

@@ -33,6 +33,7 @@ from ..analysis.types import Array, Scalar, Type
 from ..cfg.effects import Calls
 from ..errors import CuvilTypeError, PrecisionWarning
 from ..normalize.origins import origin_of
+from .half_scalars import HalfScalars
 
 HALF = "cuvil.runtime.half"
 _CASTS = {f"{m}.{n}": n for m in ("cuvil", "cuvil.precision") for n in ("fp16", "bf16", "fp32")}
@@ -148,10 +149,13 @@ class Access(cst.CSTTransformer):
         return _call(self.widen, updated)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        """`x.item()` of a half array: its value as a Python float, as NumPy gives it (checks, issue 10)."""
+        """`x.item()` of a half array or element: its value as a Python float, as NumPy gives it (checks, issue
+        10; issue 36)."""
         func = original.func
         if isinstance(func, cst.Attribute) and func.attr.value == "item" and not original.args \
-                and _half(self.types.of(func.value)) and isinstance(self.types.of(func.value), Array):
+                and _half(self.types.of(func.value)):
+            if isinstance(self.types.of(func.value), Scalar):  # an element: widened already
+                return _call("float", updated.func.value)  # type: ignore[attr-defined]
             return _call("float", _call(self.widen, updated))
         return updated
 
@@ -219,6 +223,7 @@ class Values(cst.CSTTransformer):
         self.round = intrinsic(HALF, f"round_{_RUNTIME[precision.storage]}")
         self.narrow_name = intrinsic(HALF, _RUNTIME[precision.storage])
         self.where = Located(filename)
+        self.scalars = HalfScalars(types, precision.storage, self.narrow_name, numpy, self.where.error)
         self.callees: set[int] = set()
         self.parents: list[cst.CSTNode] = []
         self.loops = 0
@@ -253,6 +258,8 @@ class Values(cst.CSTTransformer):
             called = isinstance(grand, cst.Call) and grand.func is parent
             if parent.attr.value in (_ARRAY_METHODS if called else _ARRAY_ATTRS):
                 return
+            if parent.attr.value == "dtype" and isinstance(grand, cst.Arg):
+                return  # `np.zeros(n, h.dtype)`: the storage's dtype, an allocation of halves (issue 36)
         elif isinstance(parent, cst.Arg):
             caller = self.parents[-2]
             assert isinstance(caller, cst.Call)
@@ -267,6 +274,7 @@ class Values(cst.CSTTransformer):
             return  # identity; an order or equality the Plan left whole would compare the bits
         call = self.parents[-2] if isinstance(parent, cst.Arg) else None
         what = self.types.calls.effect(call).name if isinstance(call, cst.Call) else \
+            f".{parent.attr.value}" if isinstance(parent, cst.Attribute) else \
             type(parent).__name__ if parent is not None else "this"
         raise self.where.error(
             f"{what.replace('numpy.', 'np.')} on a {self.precision.storage} array: compiled code holds half "
@@ -282,6 +290,9 @@ class Values(cst.CSTTransformer):
         return updated
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        rewritten = self.scalars.rewrite(original, updated)  # NumPy on single half elements
+        if rewritten is not None:
+            return rewritten
         name = self.types.calls.effect(original).name
         result = self.types.of(original)
         if name == "numpy.float16":

@@ -239,7 +239,7 @@ def typed_results(impl: Callable[..., Any], return_type: Any, halves: str = "",
     come back as float16 arrays, bfloat16 tensors, np.float16 values (a bf16 value: an np.float32).
     `several`: the entry returns numbers of several types as (which, slot, slot, …) (lower/returns.py).
     `bools` (lower/program.py's `_numpy_bools`) says which bools are NumPy's: Numba boxes np.bool_ as bool."""
-    convert = _half_results(ast.literal_eval(halves)) if halves else \
+    convert = _half_results(ast.literal_eval(halves), return_type, bools) if halves else \
         _picked(return_type, bools) if several else _scalar_types(return_type, bools)
     if convert is None:
         return impl
@@ -260,15 +260,22 @@ def _picked(t: Any, bools: Any) -> Callable[[Any], Any]:
     return lambda r: None if r[0] < 0 else parts[r[0]](r[1 + r[0]])
 
 
-def _half_results(kind: Any) -> Callable[[Any], Any]:
+def _half_results(kind: Any, t: Any = None, bools: Any = False) -> Callable[[Any], Any]:
+    """The half parts of a result as `kind` says; the others ("-") as _scalar_types gives them (`return h[0],
+    f32[0]`: an np.float32 beside the np.float16, not the Python float Numba boxes)."""
     if isinstance(kind, tuple):
-        parts = [_half_results(k) for k in kind]
+        items = getattr(t, "types", None)
+        items = items if isinstance(items, tuple) and len(items) == len(kind) else (None,) * len(kind)
+        each = bools if isinstance(bools, tuple) and len(bools) == len(kind) else (False,) * len(kind)
+        parts = [_half_results(k, i, b) for k, i, b in zip(kind, items, each)]
         return lambda r: tuple(p(v) for p, v in zip(parts, r))
     if kind in ("A:float16", "A:bfloat16"):
         return functools.partial(_half_array, kind[2:])
     if kind == "S:float16":
         return np.float16
-    return np.float32 if kind == "S:bfloat16" else unchanged
+    if kind == "S:bfloat16":
+        return np.float32
+    return (_scalar_types(t, bools) if t is not None else None) or unchanged
 
 
 def _half_array(dtype: str, bits: np.ndarray) -> Any:
