@@ -146,12 +146,13 @@ class DeviceCode(cst.CSTTransformer):
                 return updated
             self.refuse(f"np.{attr} cannot run inside a CUDA kernel: Cuvil could not turn it into loops",
                         "write it as a loop over the elements, or compile this function with target='cpu'")
-        helper = self.ctx.helpers.get(func.value) if isinstance(func, cst.Name) else None
+        called = func.value if isinstance(func, cst.Name) else None
+        helper = self.ctx.helpers.get(called) if called is not None else None
         if helper in CHECKED_FITS and self.errs is None:  # a device function has no error slot to record in
             self.refuse(f"{HELPER_CONSTRUCTS[helper]} is checked as NumPy checks it (an error where it does not "
                         "fit), which a function called from a CUDA kernel cannot report",
                         "store the value in the calling function, or compile this function with target='cpu'")
-        if helper is not None and func.value in self.ctx.host_only:
+        if helper is not None and called in self.ctx.host_only:
             what = HELPER_CONSTRUCTS.get(helper, "an operation of this line")
             self.refuse(f"{what} cannot run inside a CUDA kernel: Cuvil has no device form of it",
                         "write it as a loop over the elements, or compile this function with target='cpu'")
