@@ -16,9 +16,11 @@ from typing import Any
 from .dims import Array
 from .errors import (
     CacheWarning,
+    CuvilAttributeError,
     CuvilError,
     CuvilIndexError,
     CuvilInternalError,
+    CuvilNameError,
     CuvilReadOnlyError,
     CuvilShapeError,
     CuvilSyntaxError,
@@ -34,9 +36,11 @@ from .precision import bf16, fp16, fp32
 __all__ = [
     "Array",
     "CacheWarning",
+    "CuvilAttributeError",
     "CuvilError",
     "CuvilInternalError",
     "CuvilIndexError",
+    "CuvilNameError",
     "CuvilReadOnlyError",
     "CuvilShapeError",
     "CuvilSyntaxError",

@@ -31,7 +31,8 @@ from .codegen.cpu import FunctionUnit, PythonPow, line_map, module_source, print
 from .codegen.module_reads import ModuleReads
 from .codegen.specialize import StaticDims
 from .codegen.updates import INTRINSICS, InplaceUpdates, ufunc_arity
-from .errors import CuvilError, CuvilIndexError, CuvilInternalError, CuvilShapeError, CuvilSyntaxError, CuvilTypeError
+from .errors import (CuvilError, CuvilIndexError, CuvilInternalError, CuvilNameError, CuvilShapeError,
+                     CuvilSyntaxError, CuvilTypeError)
 from .front import RESERVED, Front, free_names, front_end
 from .frontend.captures import MISSING, is_builtin, lookup
 from .frontend.source import Source
@@ -321,7 +322,7 @@ class _Module:
             value = lookup(fn, originals.get(name, name))
             line = self._line_of(tree, node, source)
             if value is MISSING:
-                raise CuvilTypeError(f"name '{originals.get(name, name)}' is not defined", source.filename, line,
+                raise CuvilNameError(f"name '{originals.get(name, name)}' is not defined", source.filename, line,
                                      source.line(line))
             binding = bind(value)
             if binding is None:

@@ -54,6 +54,16 @@ class CuvilTypeError(CuvilError, TypeError):
         return f"{self.filename}:{self.lineno}: {self.message}{line}"
 
 
+class CuvilNameError(CuvilTypeError, NameError):
+    """A name that neither the function nor its module defines: found when compiling, at the user's line. A
+    NameError too, as Python raises when the line runs."""
+
+
+class CuvilAttributeError(CuvilTypeError, AttributeError):
+    """A misspelt method or module attribute (`a.summ()`, `np.sume`): found when compiling, at the user's line,
+    with the nearest name. An AttributeError too, as Python raises when the line runs."""
+
+
 class CuvilShapeError(CuvilTypeError, ValueError):
     """Shapes that certainly disagree (broadcasting 3 against 4) in a statement that runs on every path: found
     when compiling, at the user's line. A ValueError too, as NumPy raises for them."""

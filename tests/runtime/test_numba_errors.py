@@ -61,7 +61,7 @@ def test_unsupported_numpy_function_is_named_with_what_to_do():
                             "loop instead"
 
 
-@pytest.mark.parametrize("call", ["a.squeeze()", "np.squeeze(a)", "a.tolist()", "a.ptp_of()"])
+@pytest.mark.parametrize("call", ["a.squeeze()", "np.squeeze(a)", "a.tolist()", "a.byteswap()"])
 def test_array_method_numba_lacks_is_named_at_its_line(call):
     """Numba says "Unknown attribute 'squeeze' of type array(float64, 2d, C)": Cuvil names the method and says
     what to write instead, at the line; the first call and again after a guard miss (another rank)."""
@@ -159,5 +159,16 @@ def test_candidate_lists_are_not_shown():
         def f(x):
             return x + "a"
         """, np.ones(2))
-    assert error.message == ("No implementation of function add found for signature: "
-                             "add(array(float64, 1d, C), Literal[str](a))")
+    assert error.message == "unsupported operand type(s) for +: 'numpy.ndarray' and 'str'"  # no Numba types
+
+
+def test_a_method_arrays_do_not_have_is_pythons_attribute_error():
+    """`a.ptp_of()` is no method of NumPy's either: Python's AttributeError and words, with no suggestion when no
+    name is near (tests/programs/test_user_mistakes.py has the misspellings)."""
+    error = _error("""
+        def f(a):
+            b = a * 2
+            return a.ptp_of()
+        """, np.ones(3))
+    assert isinstance(error, AttributeError) and error.lineno == 3
+    assert error.message == "'numpy.ndarray' object has no attribute 'ptp_of'"
