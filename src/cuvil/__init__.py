@@ -17,6 +17,7 @@ from .dims import Array
 from .errors import (
     CacheWarning,
     CuvilAttributeError,
+    CuvilAxisError,
     CuvilError,
     CuvilIndexError,
     CuvilInternalError,
@@ -37,6 +38,7 @@ __all__ = [
     "Array",
     "CacheWarning",
     "CuvilAttributeError",
+    "CuvilAxisError",
     "CuvilError",
     "CuvilInternalError",
     "CuvilIndexError",

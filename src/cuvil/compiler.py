@@ -31,8 +31,8 @@ from .codegen.cpu import FunctionUnit, PythonPow, line_map, module_source, print
 from .codegen.module_reads import ModuleReads
 from .codegen.specialize import StaticDims
 from .codegen.updates import INTRINSICS, InplaceUpdates, ufunc_arity
-from .errors import (CuvilError, CuvilIndexError, CuvilInternalError, CuvilNameError, CuvilShapeError,
-                     CuvilSyntaxError, CuvilTypeError)
+from .errors import (CuvilAxisError, CuvilError, CuvilIndexError, CuvilInternalError, CuvilNameError,
+                     CuvilShapeError, CuvilSyntaxError, CuvilTypeError)
 from .front import RESERVED, Front, free_names, front_end
 from .frontend.captures import MISSING, is_builtin, lookup
 from .frontend.source import Source
@@ -228,7 +228,7 @@ class _Module:
         error = checked.error
         if error is not None:
             line = error.line or source.first_line
-            kind = CuvilIndexError if error.index else CuvilShapeError
+            kind = CuvilIndexError if error.index else CuvilAxisError if error.axis else CuvilShapeError
             raise kind(error.message, source.filename, line, source.line(line), error.argument)
         names = {n: self.intrinsic(n, function, used=False) for n in INTRINSICS}
         updates = InplaceUpdates(function, checked.inplace, names, arity=ufunc_arity(self.names))

@@ -6,6 +6,8 @@ internals; internal failures are wrapped in `CuvilInternalError`, which names th
 
 from __future__ import annotations
 
+from numpy.exceptions import AxisError
+
 
 class CuvilError(Exception):
     """Base of every error Cuvil raises on purpose."""
@@ -62,6 +64,11 @@ class CuvilNameError(CuvilTypeError, NameError):
 class CuvilAttributeError(CuvilTypeError, AttributeError):
     """A misspelt method or module attribute (`a.summ()`, `np.sume`): found when compiling, at the user's line,
     with the nearest name. An AttributeError too, as Python raises when the line runs."""
+
+
+class CuvilAxisError(CuvilTypeError, AxisError):
+    """A literal axis the array does not have (`a.sum(axis=2)` of a 2-D array), in a statement that runs on every
+    path: found when compiling, at the user's line. NumPy's AxisError too (a ValueError and an IndexError)."""
 
 
 class CuvilShapeError(CuvilTypeError, ValueError):

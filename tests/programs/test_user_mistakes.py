@@ -21,6 +21,8 @@ MISTAKES = {
     "misspelt method": "def f(a):\n    return a.summ()\n",
     "misspelt function": "def f(a):\n    return np.sume(a)\n",
     "misspelt random": "def f(a):\n    return a + np.random.nromal()\n",
+    "axis out of range": "def f(a):\n    b = a * 2\n    return b.sum(axis=1)\n",
+    "negative axis out of range": "def f(a):\n    return np.mean(a, axis=-2) + 1\n",
 }
 INTERNALS = ("Numba", "numba", "Literal[", "nonnegative_dims", "cuvil.runtime", "Module(", "unicode_type")
 

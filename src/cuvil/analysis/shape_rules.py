@@ -29,10 +29,11 @@ Shape = tuple[Dim, ...]  # () for a scalar
 
 
 class Contradiction(Exception):
-    def __init__(self, message: str, argument: str | None = None, index: bool = False):
+    def __init__(self, message: str, argument: str | None = None, index: bool = False, axis: bool = False):
         super().__init__(message)
         self.argument = argument
         self.index = index  # too many indices: NumPy raises IndexError
+        self.axis = axis  # an axis the array does not have: NumPy raises AxisError
 
 
 def fmt(shape: Shape) -> str:
@@ -103,13 +104,14 @@ def matmul(a: Shape, b: Shape, dot: bool = False) -> Shape | None:
 
 def reduce(shape: Shape | None, axis: int | None | Unknown, keepdims: bool = False) -> Shape | None:
     """A reduction over all dims (axis None) or one literal axis (negative counts from the end), the reduced
-    dims kept as 1 with `keepdims`; unknown for any other axis."""
+    dims kept as 1 with `keepdims`; unknown for any other axis. A literal axis the array does not have is NumPy's
+    AxisError, in its words."""
     if shape is None or isinstance(axis, Unknown):
         return None
     if axis is None:
         return (1,) * len(shape) if keepdims else ()
     if not -len(shape) <= axis < len(shape):
-        return None
+        raise Contradiction(f"axis {axis} is out of bounds for array of dimension {len(shape)}", axis=True)
     axis %= len(shape)
     return shape[:axis] + ((1,) if keepdims else ()) + shape[axis + 1:]
 

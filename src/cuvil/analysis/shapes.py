@@ -40,6 +40,7 @@ class ShapeError:
     message: str
     argument: str | None = None
     index: bool = False  # too many indices (an IndexError), not shapes that disagree (a ValueError)
+    axis: bool = False  # an axis the array does not have (NumPy's AxisError)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -119,7 +120,8 @@ def check(fn: cst.FunctionDef, params: Mapping[str, Shape], certain: bool = True
         for stmt in block.stmts:
             check_at_run_time, contradiction = _apply(state, stmt)
             if contradiction is not None and block.id in sure and not asserted:
-                error = ShapeError(origin_of(stmt), str(contradiction), contradiction.argument, contradiction.index)
+                error = ShapeError(origin_of(stmt), str(contradiction), contradiction.argument, contradiction.index,
+                                   contradiction.axis)
                 return Checked(error, [])
             if check_at_run_time:
                 assert isinstance(stmt, cst.SimpleStatementLine)
