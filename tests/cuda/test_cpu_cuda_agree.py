@@ -163,3 +163,18 @@ def test_whole_array_update_is_the_cpus_or_refused_on_cuda(source, line):
     with pytest.raises(cuvil.CuvilSyntaxError, match="in-place update of a whole array") as info:
         _jitted(source, "cuda")(*args)
     assert info.value.lineno == line
+
+
+@pytest.mark.parametrize("source, line", [
+    ("def f(x, o):\n    np.add(x, x, out=o)\n", 2),
+    ("def f(x, o):\n    for i in range(2):\n        np.multiply(x, i, out=o)\n", 3)])
+def test_ufunc_out_is_refused_on_cuda(source, line):
+    """`np.add(x, y, out=o)` the lowering leaves as written ran on the host, whose NumPy raised its raw
+    'return arrays must be of ArrayType' for the device array: refused at the line, with what to write."""
+    args = (np.arange(3.0), np.zeros(3))
+    with pytest.raises(cuvil.CuvilSyntaxError, match="out= array") as info:
+        _jitted(source, "cuda")(*args)
+    assert info.value.lineno == line
+    written = source.replace("np.add(x, x, out=o)", "o[:] = x + x").replace(
+        "np.multiply(x, i, out=o)", "o[:] = x * i")  # what the refusal says to write
+    assert_targets_agree(written, *args)

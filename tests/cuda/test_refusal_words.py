@@ -65,6 +65,7 @@ REFUSED = {
     "clip with a Python int in a loop": ((np.arange(3, dtype=np.int8), np.zeros(3, np.int8), 300),
                                          "def f(x, o, v):\n    for i in range(3):\n"
                                          "        o[i] = np.clip(x[i], 0, v)\n"),
+    "a ufunc's out=": ((np.arange(3.0), np.zeros(3)), "def f(x, o):\n    np.add(x, x, out=o)\n"),
     "a list": ((np.arange(3.0),), "def f(x):\n    v = [1, 2]\n    return x[0] + v[0]\n"),
     "a set": ((np.arange(3.0),), "def f(x):\n    s = {1, 2}\n    return len(s)\n"),
 }

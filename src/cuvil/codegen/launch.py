@@ -260,7 +260,8 @@ class _Host:
 
     def refuse_whole_updates(self, stmts: Sequence[cst.BaseStatement]) -> None:
         """`x *= 2` of a whole array that the lowering left as written: neither the host (NumPy's operator on a
-        device array) nor a kernel thread (Numba's, on a local view) would update the caller's array."""
+        device array) nor a kernel thread (Numba's, on a local view) would update the caller's array; nor would
+        `np.add(x, y, out=o)` (the host's NumPy takes no device array as `out`)."""
         scalar, ctx = self.scalar_dtype, self.ctx
         line: list[int | None] = [None]
 
@@ -275,9 +276,19 @@ class _Host:
                     raise CuvilSyntaxError(
                         "an in-place update of a whole array cannot run on target='cuda' yet", ctx.filename, at,
                         len(text) - len(text.lstrip()) + 1, text,
-                        f"assign the elements instead (`{node.target.value}[...] = {node.target.value} "
+                        f"assign the elements instead (`{node.target.value}[:] = {node.target.value} "
                         f"{cst.Module([]).code_for_node(node.operator).strip().rstrip('=')} ...`, or a loop), "
                         "or compile this function with target='cpu'")
+
+            def visit_Call(self, node: cst.Call) -> None:
+                if isinstance(node.func, cst.Name) and ctx.helpers.get(node.func.value) == "ufunc_out":
+                    at = line[0] or 1
+                    text = ctx.source_line(at)
+                    raise CuvilSyntaxError(
+                        "a NumPy function's out= array cannot be written on target='cuda' yet", ctx.filename, at,
+                        len(text) - len(text.lstrip()) + 1, text,
+                        "write it with operators instead (`o[:] = x + y`) or as a loop, or compile this function with "
+                        "target='cpu'")
 
         for s in stmts:
             walk(s, Find())
