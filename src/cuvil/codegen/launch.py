@@ -277,8 +277,8 @@ class _Host:
                         "an in-place update of a whole array cannot run on target='cuda' yet", ctx.filename, at,
                         len(text) - len(text.lstrip()) + 1, text,
                         f"assign the elements instead (`{node.target.value}[:] = {node.target.value} "
-                        f"{cst.Module([]).code_for_node(node.operator).strip().rstrip('=')} ...`, or a loop), "
-                        "or compile this function with target='cpu'")
+                        f"{cst.Module([]).code_for_node(node.operator).strip().rstrip('=')} ...`; `[()]` of a 0-d "
+                        "array; or a loop), or compile this function with target='cpu'")
 
             def visit_Call(self, node: cst.Call) -> None:
                 if isinstance(node.func, cst.Name) and ctx.helpers.get(node.func.value) == "ufunc_out":
