@@ -25,16 +25,16 @@ def _is_print(node: cst.CSTNode) -> bool:
 
 def wanted(fn: cst.FunctionDef) -> bool:
     """Whether `fn` prints anything (else it needs no typing)."""
-    found = False
 
     class Find(cst.CSTVisitor):
-        def on_visit(self, node: cst.CSTNode) -> bool:
-            nonlocal found
-            found = found or _is_print(node)
-            return not found
+        found = False
 
-    walk(fn.body, Find())
-    return found
+        def visit_Call(self, node: cst.Call) -> None:
+            self.found = self.found or _is_print(node)
+
+    finder = Find()
+    walk(fn.body, finder)
+    return finder.found
 
 
 class Prints(cst.CSTTransformer):
