@@ -8,6 +8,7 @@ import numpy as np
 
 from ..cfg.effects import Calls
 from ..library import numpy as library
+from ..library.replaced import trapezoid_dtype
 from .types import FLOAT, NONE, UNKNOWN, Array, Scalar, Tuple, Type, operand, ufunc_result
 
 # The library table's kinds (library/numpy.py): what each call's result is
@@ -198,6 +199,10 @@ class NumpyRules:
             inner = first.dtype if np.dtype(first.dtype).kind in "fc" else "float64"
             real = Scalar(np.empty(0, inner).real.dtype.name)
             return Tuple((Scalar(inner), real)) if name == "linalg.slogdet" else real
+        if name == "trapezoid" and isinstance(first, Array) and first.ndim == 1 and len(args) <= 2:
+            x = self.of(args[1]) if len(args) > 1 else keywords.get("x") and self.of(keywords["x"])
+            if x is None or isinstance(x, Array) and x.ndim == 1:  # runtime/integrals.py
+                return Scalar(trapezoid_dtype(np.dtype(first.dtype), np.dtype(x.dtype) if x else None).name)
         if name == "linalg.norm" and len(args) == 1 and not keywords and isinstance(first, Array):
             kind = np.dtype(first.dtype).kind  # Numba's is float32 for float32 (NumPy's too), boxed as a float
             return Scalar("float64" if kind in "biu" else np.empty(0, first.dtype).real.dtype.name)

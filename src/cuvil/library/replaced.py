@@ -5,16 +5,28 @@ takes (anything else stays Numba's, which refuses it), and the type rules type t
     np.histogram(a, 20, (0, 1))   →  histogram(a, 20, (0, 1))     runtime/histograms.py: edges, NaN, constant data
     np.kron(a, b)                 →  kron(a, b)                   runtime/products.py: NumPy's result dtype
     np.linalg.slogdet(a)          →  slogdet(a)                   runtime/linalg.py: float32 stays float32
+    np.trapezoid(y)               →  trapezoid(y)                 runtime/integrals.py: uint8 pairs wrap
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 REPLACED: dict[str, tuple[str, str, frozenset[str]]] = {  # NumPy's name → (module, helper, keywords it takes)
     "numpy.histogram": ("cuvil.runtime.histograms", "histogram", frozenset({"bins", "range"})),
     "numpy.kron": ("cuvil.runtime.products", "kron", frozenset()),
     "numpy.linalg.slogdet": ("cuvil.runtime.linalg", "slogdet", frozenset()),
     "numpy.linalg.cond": ("cuvil.runtime.linalg", "cond", frozenset()),
+    "numpy.correlate": ("cuvil.runtime.products", "correlate", frozenset()),
+    "numpy.cross": ("cuvil.runtime.products", "cross", frozenset()),
+    "numpy.trapezoid": ("cuvil.runtime.integrals", "trapezoid", frozenset({"x", "dx"})),
 }
 
 HELPERS: dict[str, str] = {f"{module}.{helper}": name for name, (module, helper, _) in REPLACED.items()}
 """A helper's dotted name → the NumPy function it stands for."""
+
+
+def trapezoid_dtype(y: np.dtype, x: np.dtype | None) -> np.dtype:
+    """NumPy's dtype of np.trapezoid(y, x) (of y alone: x None), a Python `dx` weak."""
+    pair = np.result_type(y, x) if x is not None else y
+    return np.result_type(pair, 1.0)

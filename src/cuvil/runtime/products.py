@@ -148,3 +148,50 @@ def _kron(a, b):
         return out.ravel() if flat else out
 
     return impl
+
+
+def correlate(a, v):  # the plain-Python meaning: NumPy's own
+    return np.correlate(a, v)
+
+
+@overload(correlate, jit_options={"nogil": True})
+def _correlate(a, v):
+    """np.correlate of two bool arrays is a bool array in NumPy (true where any pair is), Numba's an int8 count: the
+    counts in int64, then whether each is nonzero. Other dtypes are Numba's."""
+    if not (isinstance(a, types.Array) and isinstance(v, types.Array)):
+        return None
+    if isinstance(a.dtype, types.Boolean) and isinstance(v.dtype, types.Boolean):
+        return lambda a, v: np.correlate(a.astype(np.int64), v.astype(np.int64)) != 0
+    return lambda a, v: np.correlate(a, v)
+
+
+_BOOL_SUBTRACT = ("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
+                  "operator, or the logical_xor function instead.")
+
+
+_CROSS_DIMENSIONS = "incompatible dimensions for cross product\n(dimension must be 2 or 3)"
+
+
+def cross(a, b, at=0):  # the plain-Python meaning: NumPy's own
+    return np.cross(a, b)
+
+
+@overload(cross, jit_options={"nogil": True})
+def _cross(a, b, at=0):
+    """np.cross of two bool arrays is NumPy's TypeError (it subtracts products), where Numba's gave a bool array.
+    Other dtypes are Numba's."""
+    if not (isinstance(a, types.Array) and isinstance(b, types.Array)):
+        return None
+    if not (isinstance(a.dtype, types.Boolean) and isinstance(b.dtype, types.Boolean)):
+        return lambda a, b, at=0: np.cross(a, b)
+
+    def refused(a, b, at=0):
+        if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):  # NumPy checks the dimensions first
+            if at:
+                raise ValueError(_CROSS_DIMENSIONS, at)
+            raise ValueError(_CROSS_DIMENSIONS)
+        if at:
+            raise TypeError(_BOOL_SUBTRACT, at)
+        raise TypeError(_BOOL_SUBTRACT)
+
+    return refused
