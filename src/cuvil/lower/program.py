@@ -33,7 +33,7 @@ from ..frontend.walk import walk
 from ..normalize.names import Fresh, all_names, assigned_names
 from ..normalize.origins import origin_of
 from ..options import Options
-from . import library_raises, masks, prints
+from . import big_ints, library_raises, masks, prints
 from . import precision as half
 from .arrays import Lowering
 from .blocks import lower_arrays
