@@ -178,3 +178,26 @@ def test_ufunc_out_is_refused_on_cuda(source, line):
     written = source.replace("np.add(x, x, out=o)", "o[:] = x + x").replace(
         "np.multiply(x, i, out=o)", "o[:] = x * i")  # what the refusal says to write
     assert_targets_agree(written, *args)
+
+
+_PUT = "def put(o, i, v):\n    o[i] = v\n\ndef f(o, x):\n    for i in range(3):\n        put(o, i, x[i])\n"
+CALLEES = {  # a callee (a device function on CUDA) doing what Python or NumPy checks: name → (source, args)
+    "narrow store": (_PUT, (np.zeros(3, np.int8), np.array([1, 200, 3]))),
+    "float store": (_PUT, (np.zeros(3, np.int16), np.array([1.0, np.nan, 3.0]))),
+    "Python int product": ("def put(o, i, v):\n    o[i] = v * 4\n\ndef f(o, x):\n    for i in range(3):\n"
+                           "        put(o, i, 2**62)\n", (np.zeros(3, np.int64), np.zeros(3))),
+    "math domain": ("def root(v):\n    return math.sqrt(v)\n\ndef f(o, x):\n    for i in range(3):\n"
+                    "        o[i] = root(x[i])\n", (np.zeros(3), np.array([1.0, -1.0, 4.0]))),
+}
+
+
+@pytest.mark.parametrize("name", list(CALLEES))
+def test_checked_operation_in_a_callee_is_refused_on_cuda(name):
+    """A device function has no error slot: where the CPU raises Python's or NumPy's error, the callee computed
+    another value (int8 200 stored as -56, 2**64 as 0, sqrt(-1) as nan). Refused at the callee's line."""
+    source, args = CALLEES[name]
+    python, cpu = _run(_jitted(source, "cpu").py_func, args), _run(_jitted(source, "cpu"), args)
+    assert python[0] == cpu[0] == "raise" and python[1][0] is cpu[1][0]  # (Cuvil's int64 words for an int)
+    with pytest.raises(cuvil.CuvilSyntaxError, match="a function called from a CUDA kernel cannot report") as info:
+        _jitted(source, "cuda")(*args)
+    assert info.value.lineno == 2

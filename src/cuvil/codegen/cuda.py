@@ -27,6 +27,7 @@ import libcst as cst
 from ..cfg.effects import Calls
 from ..cfg.uses import reads_in
 from ..errors import CuvilSyntaxError
+from ..library.numpy import DIVISIONS, DOMAINS, OVERFLOWS
 from ..normalize.names import Fresh, assigned_names
 from ..normalize.origins import origin_of, with_origin
 from .cuda_checks import Failure, SerialChecks
@@ -90,6 +91,10 @@ HELPER_CONSTRUCTS = {
     "clip_low": "np.clip with a Python int bound", "clip_high": "np.clip with a Python int bound",
 }
 CHECKED_FITS = frozenset({"python_int_as", "python_float_as", "numpy_int_as"})  # kernels record their failures
+# runtime/pyint.py's and pymath.py's helpers that raise (codegen/cuda_checks.OUTCOMES names their errors)
+CHECKED_INTS = frozenset({*OVERFLOWS, *DIVISIONS, "absolute", "power", "lshift", "floordiv", "to_int", "round_int",
+                          "round_int_ndigits", "as_index"})
+CHECKED_MATH = frozenset(DOMAINS)
 
 
 def _line(small: cst.BaseSmallStatement, line: int | None) -> cst.SimpleStatementLine:
@@ -147,11 +152,10 @@ class DeviceCode(cst.CSTTransformer):
             self.refuse(f"np.{attr} cannot run inside a CUDA kernel: Cuvil could not turn it into loops",
                         "write it as a loop over the elements, or compile this function with target='cpu'")
         called = func.value if isinstance(func, cst.Name) else None
-        helper = self.ctx.helpers.get(called) if called is not None else None
-        if helper in CHECKED_FITS and self.errs is None:  # a device function has no error slot to record in
-            self.refuse(f"{HELPER_CONSTRUCTS[helper]} is checked as NumPy checks it (an error where it does not "
-                        "fit), which a function called from a CUDA kernel cannot report",
-                        "store the value in the calling function, or compile this function with target='cpu'")
+        full = self.ctx.helpers.get(called) if called is not None else None
+        helper = full.rsplit(".", 1)[1] if full is not None else None
+        if self.errs is None and full is not None:  # a device function has no error slot to record in
+            self.unreported(full, len(updated.args))
         if helper is not None and called in self.ctx.host_only:
             what = HELPER_CONSTRUCTS.get(helper, "an operation of this line")
             self.refuse(f"{what} cannot run inside a CUDA kernel: Cuvil has no device form of it",
@@ -164,6 +168,25 @@ class DeviceCode(cst.CSTTransformer):
             self.refuse(f".{func.attr.value}() of an array cannot run inside a CUDA kernel",
                         "write it as a loop over the elements, or compile this function with target='cpu'")
         return updated
+
+    def unreported(self, helper: str, count: int) -> None:
+        """A check in a function called from a kernel: it has no error slot to record a failure in, so what
+        Python or NumPy would raise there is refused at the line instead of computed another way."""
+        module, name = helper.rsplit(".", 1)
+        hint = "compute it in the calling function, or compile this function with target='cpu'"
+        if module == "cuvil.runtime.elementwise" and name in CHECKED_FITS:
+            what = f"{HELPER_CONSTRUCTS[name]} is checked as NumPy checks it (an error where it does not fit)"
+        elif module == "cuvil.runtime.pyint" and name in CHECKED_INTS and (count == 2 or name not in (
+                "add", "sub", "mul")):
+            what = "Python's int arithmetic is checked as Python checks it (OverflowError beyond int64, " \
+                   "ZeroDivisionError)"
+            hint = "compute it in the calling function, pass overflow=\"wrap\" to cuvil.jit for int64 wrap-around, " \
+                   "or compile this function with target='cpu'"
+        elif module == "cuvil.runtime.pymath" and name in CHECKED_MATH:
+            what = f"math.{name} is checked as Python checks it (its ValueError or OverflowError)"
+        else:
+            return
+        self.refuse(f"{what}, which a function called from a CUDA kernel cannot report", hint)
 
     def leave_BinaryOperation(self, original: cst.BinaryOperation,
                               updated: cst.BinaryOperation) -> cst.BaseExpression:

@@ -87,7 +87,7 @@ def cuda_module(entry: Unit, callees: list[Unit], names: Mapping[str, Binding],
     imports: set[str] = set()
     host_renames: dict[str, str] = {}
     host_only: set[str] = set()
-    helpers: dict[str, str] = {}  # module name → Cuvil's own helper it binds (with or without a device twin)
+    helpers: dict[str, str] = {}  # module name → the full name of the Cuvil helper it binds (twin or not)
     numpy = math = None
     for n, b in bound:
         if not isinstance(b, Import):
@@ -100,7 +100,7 @@ def cuda_module(entry: Unit, callees: list[Unit], names: Mapping[str, Binding],
             math = n
         if b.module in TWINS and b.attr:
             twins = importlib.import_module(TWINS[b.module])
-            helpers[n] = b.attr
+            helpers[n] = f"{b.module}.{b.attr}"
             if b.attr in twins.NAMES:
                 imports.add(f"from {TWINS[b.module]} import {b.attr}" + (f" as {n}" if n != b.attr else ""))
                 host_renames[n] = f"_host_{n}"

@@ -23,7 +23,6 @@ from collections.abc import Callable, Sequence
 
 import libcst as cst
 
-from ..errors import CuvilSyntaxError
 from ..frontend.walk import walk
 from ..lower.plan import Alloc, Control, ParallelNest, Plan, Region, Serial, _lines
 from ..normalize.names import Fresh, Rename, all_names, assigned_names
@@ -32,6 +31,7 @@ from .cuda import ATOMIC, Context, Kernel, Stmts, assign, call, free_names, grid
 from .cuda_checks import Failure
 from .cuda_collapse import collapse
 from .cuda_flat import flatten, statements
+from .cuda_refusals import refuse_unwritable
 from .cuda_rows import row_kernel
 from .host_ops import HostCopies, has_matmul, host_matmul
 from .parallel import parallel_loop
@@ -250,48 +250,13 @@ class _Host:
             tail.insert(0, stmts.pop())
         if not stmts:
             return tail
-        self.refuse_whole_updates(stmts)
+        refuse_unwritable(stmts, self.scalar_dtype, self.ctx)
         if self.on_host(stmts):
             what = "'@' launched from it" if any(host_matmul(s) for s in stmts) else "scalars only"
             self.notes.append(f"{region.id} {_where(region.lines)}: serial, on the host ({what})")
             return [*stmts, *tail]
         kernel = dataclasses.replace(region, statements=tuple(stmts), lines=_lines(stmts) or region.lines)
         return [*self.as_kernel(kernel, loops, later=set(_names(tail))), *tail]  # the lines the kernel runs
-
-    def refuse_whole_updates(self, stmts: Sequence[cst.BaseStatement]) -> None:
-        """`x *= 2` of a whole array that the lowering left as written: neither the host (NumPy's operator on a
-        device array) nor a kernel thread (Numba's, on a local view) would update the caller's array; nor would
-        `np.add(x, y, out=o)` (the host's NumPy takes no device array as `out`)."""
-        scalar, ctx = self.scalar_dtype, self.ctx
-        line: list[int | None] = [None]
-
-        class Find(cst.CSTVisitor):
-            def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
-                line[0] = origin_of(node) or line[0]
-
-            def visit_AugAssign(self, node: cst.AugAssign) -> None:
-                if isinstance(node.target, cst.Name) and scalar(node.target.value) is None:
-                    at = line[0] or 1
-                    text = ctx.source_line(at)
-                    raise CuvilSyntaxError(
-                        "an in-place update of a whole array cannot run on target='cuda' yet", ctx.filename, at,
-                        len(text) - len(text.lstrip()) + 1, text,
-                        f"assign the elements instead (`{node.target.value}[:] = {node.target.value} "
-                        f"{cst.Module([]).code_for_node(node.operator).strip().rstrip('=')} ...`; `[()]` of a 0-d "
-                        "array; or a loop), or compile this function with target='cpu'")
-
-            def visit_Call(self, node: cst.Call) -> None:
-                if isinstance(node.func, cst.Name) and ctx.helpers.get(node.func.value) == "ufunc_out":
-                    at = line[0] or 1
-                    text = ctx.source_line(at)
-                    raise CuvilSyntaxError(
-                        "a NumPy function's out= array cannot be written on target='cuda' yet", ctx.filename, at,
-                        len(text) - len(text.lstrip()) + 1, text,
-                        "write it with operators instead (`o[:] = x + y`) or as a loop, or compile this function with "
-                        "target='cpu'")
-
-        for s in stmts:
-            walk(s, Find())
 
     def on_host(self, stmts: Sequence[cst.BaseStatement]) -> bool:
         """No array element, array method or compiled callee: Python runs it on the host as well as a thread."""
