@@ -42,9 +42,12 @@ UNARY = [
 BINARY = ["X + Y", "Y * X", "X / Y", "X > Y", "np.maximum(X, Y)", "np.array((X, Y))", "np.asarray((Y, X))",
           "np.where(X > 0, X, Y)", "np.clip(X, Y, 3)", "(X, Y)", "np.hypot(X, Y)", "np.power(X, Y)"]
 FINITE = ["int(X)", "round(X)", "np.int8(X)", "np.int32(X)"]  # of h[0], h[1]: NaN is an error of its own
+DTYPES = ["np.array((1.5, 2.5), np.float16)", "np.array((1.5, X), h.dtype)", "f32.astype(h.dtype)",
+          "np.full(2, 1.5, h.dtype)", "np.zeros_like(f32, dtype=h.dtype)", "np.full_like(f32, X, h.dtype)"]
 REFUSED = ["np.linspace(0.0, X, 4)", "np.linspace(X, h[1], 4)", "np.logspace(X, h[1], 4)",
            "np.arange(0.0, 2.0, 0.5, dtype=np.float16)", "np.linspace(0.0, 1.0, 4, dtype=np.float16)",
-           "np.geomspace(1.0, 2.0, 4, dtype=np.float16)"]
+           "np.geomspace(1.0, 2.0, 4, dtype=np.float16)", "np.arange(3, dtype=h.dtype)",
+           "np.asarray(f32, np.float16)", "np.array(f64, h.dtype)"]
 STORES = [  # (setup, the statement, what is returned)
     ("o = np.zeros(2, np.float32)", "o[0] = X", "o"), ("o = np.zeros(2, np.float64)", "o[1] = X", "o"),
     ("o = np.zeros(2, np.int8)", "o[0] = h[1]", "o"), ("o = np.zeros(2, np.bool_)", "o[0] = X", "o"),
@@ -56,7 +59,7 @@ STORES = [  # (setup, the statement, what is returned)
 def _sources() -> list[str]:
     out = [e.replace("X", v) for e in UNARY for v in ("h[0]", "h[3]")]
     out += [e.replace("X", "h[0]").replace("Y", y) for e in BINARY for y in NUMBERS]
-    out += [e.replace("X", "h[1]") for e in FINITE]
+    out += [e.replace("X", "h[1]") for e in FINITE + DTYPES]
     return [f"def f(h, f32, f64, i8, i32, u8, b):\n    return {e}\n" for e in dict.fromkeys(out)]
 
 
@@ -126,8 +129,8 @@ def _bf16_reference(fn: Any, held: np.ndarray) -> tuple[str, Any]:
 
 @pytest.mark.parametrize("source", _sources() + STORE_SOURCES, ids=lambda s: s.split("\n", 1)[1].strip())
 def test_bf16_element_is_numpys_rule_rounded_to_bf16(source):
-    if "np.float16(" in source or "h.dtype" in source:
-        pytest.skip("np.float16 names fp16 itself (refused in a bf16 function); h.dtype is a torch dtype")
+    if "np.float16" in source or "h.dtype" in source:
+        pytest.skip("np.float16 names fp16 itself, not the bf16 of the function; h.dtype is a torch dtype")
     h = _bf16(H)
     held = h.float().numpy()
     fn = _jitted(source)
@@ -156,9 +159,9 @@ def _bf16_differences(e: Any, g: Any, path: str) -> list[str]:
 @pytest.mark.parametrize("storage", ("float16", "bfloat16"))
 def test_half_range_is_refused_at_its_line(use, storage):
     source = f"def f(h, f32, f64, i8, i32, u8, b):\n    return {use.replace('X', 'h[0]')}\n"
-    if storage == "bfloat16" and "np.float16" in use:
-        pytest.skip("np.float16 in a bf16 function is refused on its own")
+    if storage == "bfloat16" and ("np.float16" in use or "h.dtype" in use):
+        pytest.skip("np.float16 in a bf16 function is refused on its own; h.dtype is a torch dtype")
     h = H.copy() if storage == "float16" else _bf16(H)
-    with pytest.raises(cuvil.CuvilTypeError, match="with a (float16|bfloat16) result") as info:
+    with pytest.raises(cuvil.CuvilTypeError, match="with a (float16|bfloat16) (result|dtype)") as info:
         _jitted(source)(h, *OTHERS.values())
     assert info.value.lineno == 2

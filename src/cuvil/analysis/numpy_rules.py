@@ -325,6 +325,8 @@ def _built_of_halves(items: Tuple, dtype: str | None) -> Type:
         return UNKNOWN
     dtypes = [t.dtype for t in items.items if isinstance(t, Scalar)]
     half = next((d for d in dtypes if d in ("float16", "bfloat16")), None)
+    if dtype in ("float16", "bfloat16"):  # `np.array((1.5, 2.5), np.float16)`: built from bits too
+        return Array(dtype, 1)
     if half is None or dtype is not None or None in dtypes:
         return Array(dtype, 1) if half is not None and dtype else UNKNOWN
     result = np.result_type(*("float16" if d == "bfloat16" else d for d in dtypes)).name

@@ -63,6 +63,9 @@ class HalfScalars:
                               "float32) does not reproduce; compute the range in float32 and round it outside "
                               "the function, or pass dtype=np.float32")
         if name in _BUILT and _half(result, True) and original.args:
+            if isinstance(self.types.of(original.args[0].value), Array) and len(original.args) > 1:
+                raise self.refuse(f"{name.replace('numpy.', 'np.')} of an array with a {self.storage} dtype: "
+                                  "write x.astype(np.float16), which rounds each element to the half")
             if isinstance(original.args[0].value, cst.Tuple):
                 return self.built(original, updated)
             if isinstance(self.types.of(original.args[0].value), Scalar):  # np.array(h[0]): 0-d
