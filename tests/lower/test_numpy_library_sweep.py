@@ -3,7 +3,8 @@ library/replaced.py), against NumPy on each dtype: the same values, dtype, shape
 values, values on edges (repeats, zeros), NaN and ±inf, and empty arrays. Compiled code may refuse a call
 loudly instead (a CuvilTypeError at the line: Numba has no implementation for that dtype), never give another
 answer. Found by this table and fixed: np.trapezoid (uint8 pairs wrapped in NumPy, not in Numba; float32 came
-back float64), np.correlate of bools (int8, NumPy: bool), np.cross of bools (NumPy's TypeError)."""
+back float64), np.correlate of bools (int8, NumPy: bool), np.cross of bools (NumPy's TypeError),
+np.linalg.pinv / inv / solve of float32 (NumPy computes in float64: a singular float32 matrix's pinv was 1e7s)."""
 
 from __future__ import annotations
 
@@ -27,10 +28,22 @@ CALLS = [
     "np.append(a, b)", "np.corrcoef(a)", "np.cov(a)", "np.median(a)", "np.isclose(a, b)", "np.array_equal(a, b)",
     "np.allclose(a, b)", "np.where(a)", "np.count_nonzero(a)", "np.ptp(a)", "np.average(a)", "np.linalg.norm(a)",
     "np.stack((a, b))", "np.delete(a, 1)", "np.insert(a, 1, 5)", "np.tril(np.outer(a, b))", "np.histogram(a, 3)",
+    "np.searchsorted(b, a, side='right')", "np.digitize(a, b, right=True)", "np.bincount(a, minlength=9)",
+    "np.bincount(a, weights=b)", "np.diff(a, 2)", "np.interp(a, b, b, left=-1.0, right=9.0)", "np.histogram(a, b)",
+    "np.percentile(a, 50)", "np.polyval(a, 2.5)",
 ]
+LINALG = ["np.linalg.solve(a, b[:, 0])", "np.linalg.solve(a, b)", "np.linalg.inv(a)", "np.linalg.det(a)",
+          "np.linalg.eigvals(a)", "np.linalg.eigh(a)", "np.linalg.svd(a)", "np.linalg.qr(a)", "np.linalg.cholesky(a)",
+          "np.linalg.pinv(a)", "np.linalg.matrix_power(a, 3)", "np.linalg.lstsq(a, b[:, 0])", "np.linalg.norm(a)",
+          "np.linalg.matrix_rank(a)", "np.linalg.slogdet(a)", "np.trace(a)", "np.dot(a, b)", "a @ b",
+          "np.corrcoef(a, b)", "np.cov(a, b)", "np.cumsum(a)", "np.diff(a)", "np.sort(a)", "np.unique(a)"]
+MATRICES = {"regular": [[2, 1, 0], [1, 3, 1], [0, 1, 4]], "singular": [[1, 2, 0], [2, 4, 0], [0, 0, 0]]}
 KNOWN = {  # (call, dtype, kind): what differs still, and why it is left (a test that starts passing fails here)
     ("np.cov(a)", "complex128", "empty"): "the imaginary part of an empty complex cov: NumPy nan, Numba 0",
     ("np.ptp(a)", "bool", "empty"): "NumPy's ValueError for the empty array comes before its bool TypeError",
+    ("np.percentile(a, 50)", "bool", "empty"): "NumPy's IndexError for the empty array comes before its TypeError",
+    **{("np.bincount(a, weights=b)", t, "empty"): "NumPy's bincount of nothing is int64 even with weights"
+       for t in ("int8", "uint8", "int32", "int64")},
 }
 
 
@@ -69,4 +82,18 @@ def test_numba_library_functions_agree_with_numpy(call: str) -> None:
             found = _agrees(fn, a, b)
             if (found is not None) != ((call, dtype, kind) in KNOWN):
                 wrong.append(f"{dtype}/{kind}: {found or 'agrees now: take it off KNOWN'}")
+    assert not wrong, f"{call}:\n  " + "\n  ".join(wrong)
+
+
+@pytest.mark.parametrize("call", LINALG)
+def test_linear_algebra_agrees_with_numpy(call: str) -> None:
+    """Square matrices, regular and singular (NumPy's LinAlgError where it raises), of four dtypes."""
+    fn = jitted(f"def f(a, b):\n    return {call}\n")
+    wrong = []
+    for dtype in ("int64", "float32", "float64", "complex128"):
+        b = np.array(MATRICES["regular"], dtype)
+        for kind, values in MATRICES.items():
+            found = _agrees(fn, np.array(values, dtype), b)
+            if found is not None:
+                wrong.append(f"{dtype}/{kind}: {found}")
     assert not wrong, f"{call}:\n  " + "\n  ".join(wrong)

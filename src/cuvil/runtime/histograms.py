@@ -94,9 +94,10 @@ def _given_edges(a, bins, range=None, at=0):  # noqa: A002
 
 @overload(histogram, jit_options={"nogil": True})
 def _histogram(a, bins=10, range=None, at=0):  # noqa: A002
-    if not isinstance(a, types.Array) or not isinstance(a.dtype, types.Integer | types.Float | types.Boolean):
+    real = types.Integer | types.Float | types.Boolean
+    if not isinstance(a, types.Array) or not isinstance(a.dtype, real):
         return None
-    if isinstance(bins, types.Array) and bins.ndim == 1 and isinstance(bins.dtype, types.Integer | types.Float):
+    if isinstance(bins, types.Array) and bins.ndim == 1 and isinstance(bins.dtype, real):
         return _given_edges(a, bins, range, at)
     if not isinstance(bins, int | types.Integer | types.Omitted):  # left out: the default itself
         return None
