@@ -29,8 +29,8 @@ def histogram(a, bins=10, range=None, at=0):  # noqa: A002 (NumPy's name)  the p
 
 
 def _raise(code, first, last, first_int, last_int, single, n, at):
-    def shown(v, integral):
-        return str(int(v)) if integral else str(np.float32(v)) if single else str(float(v))
+    def shown(v, integral):  # NumPy's f-string formats a float32 or float16 bound as the float64 it converts to
+        return str(int(v)) if integral else str(float(v))
 
     if code == 0:
         message = "`bins` must be positive, when an integer"
