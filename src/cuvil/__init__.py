@@ -102,8 +102,6 @@ def _options(options: dict[str, Any]) -> Options:
                             + (f"; did you mean '{near[0]}'?" if near else f" (options: {', '.join(known)})"))
     return Options(**options)
 
-    return wrap if fn is None else wrap(fn)
-
 
 def explain(fn: Any) -> Any:
     """Compile history of a jitted function: `.compiles` (CompileEvent list), `.guards`; printable. For a torch

@@ -21,18 +21,26 @@ import numpy as np
 
 from .analysis import shapes
 from .analysis.types import UNKNOWN, Type, of_value
+from .cfg import random_draws
 from .cfg.annotate import cfg_source
 from .cfg.build import all_statements
 from .cfg.effects import Global
-from .cfg import random_draws
 from .cfg.uses import reads
 from .codegen.bindings import Binding, Callee, Import, Injected, Literal, bind
 from .codegen.cpu import FunctionUnit, PythonPow, line_map, module_source, print_plan
 from .codegen.module_reads import ModuleReads
 from .codegen.specialize import StaticDims
 from .codegen.updates import INTRINSICS, InplaceUpdates, ufunc_arity
-from .errors import (CuvilAxisError, CuvilError, CuvilIndexError, CuvilInternalError, CuvilNameError,
-                     CuvilShapeError, CuvilSyntaxError, CuvilTypeError)
+from .errors import (
+    CuvilAxisError,
+    CuvilError,
+    CuvilIndexError,
+    CuvilInternalError,
+    CuvilNameError,
+    CuvilShapeError,
+    CuvilSyntaxError,
+    CuvilTypeError,
+)
 from .front import RESERVED, Front, free_names, front_end
 from .frontend.captures import MISSING, is_builtin, lookup
 from .frontend.source import Source

@@ -1,3 +1,4 @@
+# ruff: noqa: F841  (reached_by_other_names assigns names only for the test to find them in Numba's IR)
 """codegen/numba_aliases.py on Numba's own IR, for the CPU compiler and numba-cuda's copy (which has its own
 IR classes and table, and which no test can run without a GPU): after the rule is installed, every name that
 may hold an argument's array counts as an argument alias, so `remove_dead` keeps stores through it."""

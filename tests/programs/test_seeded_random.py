@@ -71,7 +71,8 @@ ARRAY_DRAWS = {
     "shuffle": "def f(n):\n    a = np.arange(n)\n    np.random.shuffle(a)\n    return a\n",
     "permutation": "def f(n):\n    return np.random.permutation(n) + np.random.permutation(np.arange(n) * 2)\n",
     "choice": "def f(n):\n    return np.random.choice(n, 5) + np.random.choice(np.arange(n), 3, replace=False).sum()\n",
-    "sized": "def f(n):\n    return np.random.rand(n, 2) + np.random.normal(0.0, 1.0, (n, 1)) + np.random.randint(0, 9, n)[:, None]\n",
+    "sized": "def f(n):\n    return np.random.rand(n, 2) + np.random.normal(0.0, 1.0, (n, 1))"
+             " + np.random.randint(0, 9, n)[:, None]\n",
     "python_shuffle": "def f(n):\n    a = np.arange(n)\n    random.shuffle(a)\n    return a\n",
 }
 

@@ -20,7 +20,20 @@ from numba.core.errors import NumbaError
 from ..dims import declared
 from ..errors import CuvilError, CuvilInternalError, CuvilTypeError, PerformanceWarning, RecompileWarning
 from ..options import Options, config
-from . import adapters, cache, cache_key, cache_markers, diagnose, entry, events, guards, mathlib, random_state, threads, where  # noqa: F401 (mathlib registers overloads)
+from . import (  # noqa: F401 (mathlib registers overloads)
+    adapters,
+    cache,
+    cache_key,
+    cache_markers,
+    diagnose,
+    entry,
+    events,
+    guards,
+    mathlib,
+    random_state,
+    threads,
+    where,
+)
 from .context import current as current_context
 from .events import CompileEvent
 from .exact import ExactDispatcher
