@@ -146,17 +146,16 @@ class SeveralReturns(cst.CSTTransformer):
         in its own type's slot, `truth` holding whether the operand stored last is true; the right operand is
         evaluated, and replaces the left, only when the left is true (`and`) or false (`or`)."""
         if isinstance(value, cst.IfExp) and self._differ(value):
-            test = value.test.with_changes(lpar=[], rpar=[])
             orelse = cst.Else(cst.IndentedBlock(self._chain(value.orelse, origin, truth)))
             body = cst.IndentedBlock(self._chain(value.body, origin, truth))
-            return [with_origin(cst.If(test, body, orelse), origin)]
+            return [with_origin(cst.If(value.test.with_changes(lpar=[], rpar=[]), body, orelse), origin)]
         if not isinstance(value, cst.BooleanOperation):
             stored = self._store(value.with_changes(lpar=[], rpar=[]), origin)
             slot = stored[0].body[0].targets[0].target  # type: ignore[attr-defined]  # `slot = value`, first
             return [*stored, _line(truth, cst.Call(cst.Name("bool"), [cst.Arg(slot)]), origin)]
         test: cst.BaseExpression = cst.Name(truth)
         if isinstance(value.operator, cst.Or):
-            test = cst.UnaryOperation(cst.Not(), test)
+            test = cst.UnaryOperation(cst.Not(), cst.Name(truth))
         right = self._chain(value.right, origin, truth)
         return [*self._chain(value.left, origin, truth), with_origin(cst.If(test, cst.IndentedBlock(right)), origin)]
 

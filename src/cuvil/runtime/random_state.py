@@ -36,7 +36,7 @@ def _numba(pointer: int) -> _State:
 
 
 def _numpy_to(state: _State) -> None:
-    _, key, pos, has_gauss, gauss = np.random.get_state(legacy=True)  # type: ignore[misc]
+    _, key, pos, has_gauss, gauss = np.random.get_state(legacy=True)
     ctypes.memmove(state.mt, np.ascontiguousarray(key, np.uint32).ctypes.data, 4 * _N)
     state.index, state.has_gauss, state.gauss, state.is_initialized = pos, has_gauss, gauss, 1
 
@@ -62,7 +62,8 @@ def shared(impl: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(impl)
     def call(*args: Any) -> Any:
-        numpy, python = _numba(_helperlib.rnd_get_np_state_ptr()), _numba(_helperlib.rnd_get_py_state_ptr())
+        numpy = _numba(_helperlib.rnd_get_np_state_ptr())  # type: ignore[attr-defined]  # a C module
+        python = _numba(_helperlib.rnd_get_py_state_ptr())  # type: ignore[attr-defined]
         _numpy_to(numpy)
         _python_to(python)
         try:
