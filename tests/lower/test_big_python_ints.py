@@ -139,18 +139,3 @@ def test_a_helper_default_beyond_int64_is_refused_at_its_line() -> None:
     fn = jitted("def h(x, m=0xFFFFFFFFFFFFFFFF):\n    return m - x\n\n\ndef f(x):\n    return h(x)\n")
     with pytest.raises(cuvil.CuvilTypeError, match="the default of 'm' is a Python int outside int64"):
         fn(1)
-
-
-@pytest.mark.parametrize("op", ["+", "-", "*"])
-@pytest.mark.parametrize(("x", "y"), [(True, 2**63 - 1), (True, -(2**63)), (2**63 - 1, True), (-(2**63), True),
-                                      (False, -(2**63)), (True, 5)])
-def test_python_bool_with_python_int_overflows_as_ints_do(op: str, x: bool | int, y: bool | int) -> None:
-    """A Python bool is an int in Python's arithmetic: `True + (2**63 - 1)` is beyond int64, Cuvil's
-    OverflowError (the check took only int with int, and this wrapped to -2**63)."""
-    fn = jitted(f"def f(x, y):\n    return x {op} y\n")
-    expected = eval(f"x {op} y")  # noqa: S307 (our own operators)
-    if _MIN <= expected <= _MAX:
-        assert fn(x, y) == expected and type(fn(x, y)) is int
-    else:
-        with pytest.raises(OverflowError, match="int64 overflow"):
-            fn(x, y)

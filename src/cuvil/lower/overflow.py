@@ -97,9 +97,7 @@ class OverflowChecks(cst.CSTTransformer):
         return False
 
     def _python_ints(self, *nodes: cst.BaseExpression) -> bool:
-        """Python ints, a Python bool among them (`True + (2**63 - 1)` is an int beyond int64 too)."""
-        kinds = [self.types.of(n) for n in nodes]
-        return all(k in (_PYTHON_INT, _PYTHON_BOOL) for k in kinds) and _PYTHON_INT in kinds
+        return all(self.types.of(n) == _PYTHON_INT for n in nodes)
 
     def _call(self, op: str, *operands: cst.BaseExpression) -> cst.Call:
         self.counts["checked"] += 1
