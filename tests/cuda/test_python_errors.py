@@ -77,6 +77,23 @@ def magnitudes(k, out):
     return out
 
 
+def mixed_math(x, k, out):  # runtime/pymath.py's (value, error) computations, recorded (issue 36)
+    for i in range(len(x)):
+        out[i] = math.remainder(x[i], 2.0) + math.ldexp(x[i], k) + math.gcd(i, k, 6) + math.hypot(x[i], 1.0, 2.0)
+    return out
+
+
+def every_math(x, k, out):  # each of runtime/cuda_pymath.py's twins in a kernel (their PTX: tests/cuda/test_ptx.py)
+    for i in range(len(x)):
+        v = x[i]
+        m, e = math.frexp(v)
+        s = math.fmod(v, 2.0) + math.log(v, 2.0) + math.lcm(i, k) + math.factorial(k) + math.comb(k, i)
+        s = s + math.perm(k, i) + math.perm(k) + math.isqrt(k) + math.ulp(v) + m + e
+        s = s + math.floor(v) + math.ceil(v) + math.trunc(v) + math.lgamma(v) + math.exp2(v) + math.tan(v)
+        out[i] = s + math.cos(v) + math.hypot(v) + math.hypot() + math.gcd() + math.lcm(k)
+    return out
+
+
 # -- programs: grid-stride kernels ------------------------------------------------------------------------
 
 def gather(a, idx, out):
@@ -103,14 +120,22 @@ def inverse(k, out):
     return out
 
 
-SERIAL = (gather_sum, horner, powers, truncate, sqrt_chain, divide_down, shifts, magnitudes)
-GRID = (gather, roots, scaled, inverse)
+def gammas(x, out):  # DOMAINS' two conditions, a pole's and an overflow's, tested first
+    for i in range(len(x)):
+        out[i] = math.gamma(x[i]) + math.sin(x[i])
+    return out
+
+
+SERIAL = (gather_sum, horner, powers, truncate, sqrt_chain, divide_down, shifts, magnitudes, mixed_math,
+          every_math)
+GRID = (gather, roots, scaled, inverse, gammas)
 _GATHER = (np.ones(4), np.zeros(3, np.int64), np.zeros(3))
 _INTS = (9, np.zeros(3, np.int64))
 SAMPLES = {gather_sum: _GATHER, horner: _INTS, powers: _INTS, truncate: (np.ones(3), np.zeros(3, np.int64)),
            sqrt_chain: (np.zeros(3), np.zeros(3)), divide_down: _INTS, gather: _GATHER,
            roots: (np.ones(3), np.zeros(3)), scaled: _INTS, inverse: _INTS, shifts: _INTS,
-           magnitudes: _INTS}  # arguments that raise nothing
+           magnitudes: _INTS, mixed_math: (np.ones(3), 3, np.zeros(3)), every_math: (np.ones(3), 3, np.zeros(3)),
+           gammas: (np.ones(3), np.zeros(3))}  # arguments that raise nothing
 _JITTED: dict = {}
 
 
@@ -182,6 +207,16 @@ def test_the_programs_run_where_this_file_says():
     (shifts, (3, np.zeros(64, np.int64)), (OverflowError, None), "out[i] = k << i"),
     (shifts, (-1, np.zeros(65, np.int64)), (OverflowError, None), "out[i] = k << i"),
     (magnitudes, (-(2**63), np.zeros(2, np.int64)), (OverflowError, None), "out[i] = abs(k) - i"),
+    (gammas, (np.array([0.5, -2.0, 172.0]), np.zeros(3)), (ValueError, "math domain error"),
+     "out[i] = math.gamma(x[i]) + math.sin(x[i])"),
+    (gammas, (np.array([0.5, 172.0, -2.0]), np.zeros(3)), (OverflowError, "math range error"),
+     "out[i] = math.gamma(x[i]) + math.sin(x[i])"),
+    (gammas, (np.array([0.5, np.inf]), np.zeros(2)), (ValueError, "math domain error"),
+     "out[i] = math.gamma(x[i]) + math.sin(x[i])"),
+    (mixed_math, (np.array([1.0, np.inf]), 3, np.zeros(2)), (ValueError, "math domain error"),
+     "out[i] = math.remainder(x[i], 2.0) + math.ldexp(x[i], k) + math.gcd(i, k, 6) + math.hypot(x[i], 1.0, 2.0)"),
+    (mixed_math, (np.array([1.0, 1e300]), 100, np.zeros(2)), (OverflowError, "math range error"),
+     "out[i] = math.remainder(x[i], 2.0) + math.ldexp(x[i], k) + math.gcd(i, k, 6) + math.hypot(x[i], 1.0, 2.0)"),
 ])
 def test_a_kernel_raises_what_the_cpu_target_raises(fn, args, expected, at):
     gpu = assert_as_cpu(fn, *args, at=at)

@@ -176,10 +176,10 @@ class _Checks:
                                     unchecked.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])))
             return
         if effect.raises == "domain" and len(positional) == 1:  # runtime/pymath.py: CPython's math errors
-            exception, message, when = library.DOMAINS[effect.name.rsplit(".", 1)[1]]
             self.pure(positional[0].value, "a math function's argument")
-            condition = _put(cst.parse_expression(when.format(x="__x__")), {"__x__": _paren(positional[0].value)})
-            self.add(guard, condition, exception, message)
+            for exception, message, when in library.DOMAINS[effect.name.rsplit(".", 1)[1]]:  # disjoint
+                condition = _put(cst.parse_expression(when.format(x="__x__")), {"__x__": _paren(positional[0].value)})
+                self.add(guard, condition, exception, message)
             return
         if effect.raises == "empty" and effect.args:
             array = effect.args[0]
@@ -190,11 +190,18 @@ class _Checks:
         elif effect.raises == "dims" and effect.args and _known_nonnegative(effect.args[0]):
             return
         elif effect.raises == "opaque":
-            raise Opaque(f"{effect.name} may raise")
+            raise Opaque(f"{_shown(effect.name)} may raise")
         elif effect.raises in library.RAISES:
             raise Opaque(f"{effect.name}: {library.RAISES[effect.raises]}")
         else:
             raise Opaque(f"{effect.name} may raise ({effect.raises})")
+
+
+def _shown(name: str) -> str:
+    """The name the user wrote: runtime/pymath.py's helpers stand for `math` calls (lower/math_calls.py)."""
+    if name.startswith("cuvil.runtime.pymath."):
+        return "math." + {"log_base": "log"}.get(name.rsplit(".", 1)[1], name.rsplit(".", 1)[1])
+    return name
 
 
 class _Put(cst.CSTTransformer):

@@ -28,7 +28,7 @@ import libcst as cst
 
 from ..cfg.effects import Calls
 from ..cfg.raising import Check, Opaque, statement_checks
-from ..library.numpy import DOMAINS
+from ..library.numpy import DOMAINS, MATH_RAISES
 from ..normalize.names import Fresh
 from ..normalize.origins import origin_of, with_origin
 from ..runtime.elementwise import _TOO_LARGE
@@ -52,7 +52,8 @@ OUTCOMES: dict[str, tuple[tuple[str, str], ...]] = {
     "index": (("IndexError", ""),),  # the message is runtime/checks.index's, from the recorded values
     "true_divide": (("ZeroDivisionError", "division by zero"),),
     "floor_divide": (_INT_ZERO,), "modulo": (_INT_ZERO,),
-    **{name: (DOMAINS[name][:2],) for name in DOMAINS},
+    **{name: tuple((exception, message) for exception, message, _ in DOMAINS[name]) for name in DOMAINS},
+    **MATH_RAISES,  # runtime/pymath.py's, computed with the index of their error
 }
 OUTCOMES["round_int"] = OUTCOMES["to_int"]
 # runtime/elementwise.py's fits of a number into an integer dtype (NumPy's setitem and operands): the last

@@ -52,17 +52,42 @@ RAISES = {
     "opaque": "may raise in ways Cuvil cannot test before the call",
 }
 
-# CPython's math errors (runtime/pymath.py): (exception, message, when, with {x} the argument as a float).
-# The ranges end where CPython's libm overflows; 1.8e308 is above every finite float (inf is not below it).
-DOMAINS = {
-    **{n: ("ValueError", "math domain error", "{x} < 0.0") for n in ("sqrt",)},
-    **{n: ("ValueError", "math domain error", "{x} <= 0.0") for n in ("log", "log10", "log2")},
-    "log1p": ("ValueError", "math domain error", "{x} <= -1.0"),
-    **{n: ("ValueError", "math domain error", "{x} < -1.0 or {x} > 1.0") for n in ("acos", "asin")},
-    "acosh": ("ValueError", "math domain error", "{x} < 1.0"),
-    "atanh": ("ValueError", "math domain error", "{x} <= -1.0 or {x} >= 1.0"),
-    **{n: ("OverflowError", "math range error", "709.782712893384 < {x} < 1.8e308") for n in ("exp", "expm1")},
-    **{n: ("OverflowError", "math range error", "710.4758600739439 < abs({x}) < 1.8e308") for n in ("cosh", "sinh")},
+# CPython's math errors (runtime/pymath.py): per function, the errors it raises, each (exception, message,
+# when), with {x} the argument as a float; the conditions of one function are disjoint. The ranges end where
+# CPython's libm overflows; 1.8e308 is above every finite float (inf is not below it), and `{x} % 1.0 == 0.0`
+# holds for the finite integers (gamma's and lgamma's poles are 0 and the negative integers).
+_DOMAIN, _RANGE = ("ValueError", "math domain error"), ("OverflowError", "math range error")
+DOMAINS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "sqrt": ((*_DOMAIN, "{x} < 0.0"),),
+    **{n: ((*_DOMAIN, "{x} <= 0.0"),) for n in ("log", "log10", "log2")},
+    "log1p": ((*_DOMAIN, "{x} <= -1.0"),),
+    **{n: ((*_DOMAIN, "{x} < -1.0 or {x} > 1.0"),) for n in ("acos", "asin")},
+    "acosh": ((*_DOMAIN, "{x} < 1.0"),),
+    "atanh": ((*_DOMAIN, "{x} <= -1.0 or {x} >= 1.0"),),
+    **{n: ((*_DOMAIN, "abs({x}) == 1.8e308"),) for n in ("sin", "cos", "tan")},  # the infinities
+    **{n: ((*_RANGE, "709.782712893384 < {x} < 1.8e308"),) for n in ("exp", "expm1")},
+    "exp2": ((*_RANGE, "1024.0 <= {x} < 1.8e308"),),
+    **{n: ((*_RANGE, "710.4758600739439 < abs({x}) < 1.8e308"),) for n in ("cosh", "sinh")},
+    "gamma": ((*_DOMAIN, "{x} <= 0.0 and ({x} % 1.0 == 0.0 or {x} == -1.8e308)"),  # a pole, or -inf
+              (*_RANGE, "171.6243769563027 < {x} < 1.8e308 or 0.0 < abs({x}) < 5.56268464626801e-309")),
+    "lgamma": ((*_DOMAIN, "{x} <= 0.0 and {x} % 1.0 == 0.0"),
+               (*_RANGE, "2.5599833278516383e305 < {x} < 1.8e308")),
+}
+
+# The other `math` functions whose CPython errors (or answers) Numba's do not give (runtime/pymath.py computes
+# each with the index of its error, 1-based, in this order; lower/math_calls.py calls them): what they raise.
+# Integers beyond int64 are Cuvil's OverflowError, in words that name the function.
+_NEGATIVE = (("ValueError", "n must be a non-negative integer"), ("ValueError", "k must be a non-negative integer"))
+MATH_RAISES: dict[str, tuple[tuple[str, str], ...]] = {
+    "fmod": (_DOMAIN,), "remainder": (_DOMAIN,), "ldexp": (_RANGE,),
+    "log_base": (_DOMAIN, ("ZeroDivisionError", "float division by zero")),  # math.log(x, base)
+    "gcd": (("OverflowError", "gcd() does not fit in 64 bits"),),
+    "lcm": (("OverflowError", "lcm() does not fit in 64 bits"),),
+    "factorial": (("ValueError", "factorial() not defined for negative values"),
+                  ("OverflowError", "factorial() of more than 20 does not fit in 64 bits")),
+    "comb": (*_NEGATIVE, ("OverflowError", "comb() does not fit in 64 bits")),
+    "perm": (*_NEGATIVE, ("OverflowError", "perm() does not fit in 64 bits")),
+    "isqrt": (("ValueError", "isqrt() argument must be nonnegative"),),
 }
 
 # Python's int arithmetic on int64 (runtime/pyint.py: `add(a, b, True)` tests for overflow): the operation
@@ -108,7 +133,7 @@ LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.inplace.inplac
                      *(f"cuvil.runtime.elementwise.{n}" for n in (
                          "broadcast_shape", "numpy_refuses", "python_int_as", "python_float_as", "numpy_int_as",
                          "clip_low", "clip_high")),
-                     *(f"cuvil.runtime.pymath.{n}" for n in DOMAINS), *INTO, *UPDATES,
+                     *(f"cuvil.runtime.pymath.{n}" for n in (*DOMAINS, *MATH_RAISES)), *INTO, *UPDATES,
                      *(f"cuvil.runtime.pyint.{n}" for n in (*OVERFLOWS, "arm_checked", "power", "lshift", "rshift",
                                                             "floordiv",
                                                             "absolute", "to_int", "round_int", "round_int_ndigits",
@@ -195,10 +220,10 @@ _TABLE: dict[str, Entry] = {
              "random.choice random.permutation random.standard_normal random.exponential random.poisson "
              "random.binomial", ordered=True),
     **_numpy("random.shuffle", writes=(_A0,), ordered=True),
-    # math: scalars only. Cuvil's own overloads (runtime/mathlib.py) raise as CPython does.
+    # math: scalars only. lower/math_calls.py calls runtime/pymath.py's helpers where CPython raises (below)
     **_entries(" ".join(f"math.{n}" for n in dir(math) if not n.startswith("_"))),
-    **_entries("math.fmod math.isqrt math.factorial math.comb math.perm math.lcm math.modf math.cbrt "
-               "math.isclose", raises="opaque"),
+    **_entries("math.fmod math.remainder math.ldexp math.isqrt math.factorial math.comb math.perm math.gcd math.lcm "
+               "math.modf math.cbrt math.isclose", raises="opaque"),
     # builtins
     **_entries("len abs int float bool complex round range"),
     **_entries("min max sum divmod pow", raises="opaque"),
@@ -271,7 +296,10 @@ _TABLE: dict[str, Entry] = {
     **_entries(" ".join(f"cuvil.runtime.half.{f}" for f in ("f16_to_f32 bf16_to_f32 f16 bf16 round_f16 "
                                                              "round_bf16").split())),
     **_entries(" ".join(f"cuvil.runtime.pymath.{n}" for n in DOMAINS), raises="domain"),
-    **_entries("cuvil.runtime.pymath.round_ndigits cuvil.runtime.pymath.int_float_cmp"),
+    **_entries(" ".join(f"cuvil.runtime.pymath.{n}" for n in MATH_RAISES), raises="opaque"),
+    **_entries("cuvil.runtime.pymath.round_ndigits cuvil.runtime.pymath.int_float_cmp cuvil.runtime.pymath.ulp "
+               "cuvil.runtime.pymath.frexp cuvil.runtime.pymath.hypot cuvil.runtime.pymath.floor_float "
+               "cuvil.runtime.pymath.ceil_float"),
     # `//`, `%`, `/` of Python numbers with CPython's ZeroDivisionError message: what the operators are
     **_entries(" ".join(f"cuvil.runtime.pyint.{n}" for n in DIVISIONS), raises="division"),
     **_entries(" ".join(f"cuvil.runtime.pyint.{n}" for n in OVERFLOWS), raises="int"),

@@ -25,13 +25,13 @@ import numpy as np
 
 from ..analysis.type_rules import _OPERATORS, Types
 from ..analysis.types import Array, Refused, Scalar, Type, ufunc_result
-from ..library import numpy as library
 from . import math
 from .again import repeatable
 from .builtin_calls import BuiltinCalls
 from .division_into import DivisionInto
 from .exact_comparisons import ExactComparisons
 from .library_results import LibraryResults
+from .math_calls import math_call
 from .python_ints import fitted, fitted_call, needs_fit, numpy_fit, ufunc_inputs, weak_int
 
 _NATIVE = frozenset({"int64", "float64", "complex128", "bool"})  # what Numba computes Python numbers in
@@ -289,20 +289,9 @@ class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, cst.CS
             vector = self._vector_math(_VECTOR_MATH[name], original)  # math.erf and math.tanh raise nothing
             if vector is not None:
                 return updated.with_changes(func=vector)
-        if name.startswith("math.") and positional:
-            # CPython computes `math` in double whatever NumPy scalar it is given
-            args = []
-            for arg, orig in zip(updated.args, original.args):
-                t = self.types.of(orig.value)
-                if arg.keyword is None and isinstance(t, Scalar) and not t.weak and t.dtype in ("float32", "float16"):
-                    arg = arg.with_changes(value=self._call(arg.value, "float64", False))  # float() keeps a float32
-                args.append(arg)
-            short = name[5:]
-            kinds = [self.types.of(a.value) for a in original.args]
-            if short in library.DOMAINS and len(args) == 1 and args[0].keyword is None \
-                    and isinstance(kinds[0], Scalar) and np.dtype(kinds[0].dtype).kind in "biuf":  # CPython's
-                return updated.with_changes(func=cst.Name(self.intrinsic("cuvil.runtime.pymath", short)), args=args)
-            return updated.with_changes(args=args)
+        if name.startswith("math."):  # CPython's math: its conversions, errors and answers
+            return math_call(original, updated, name, self.types, self.intrinsic,
+                             lambda node, dtype: self._call(node, dtype, False)) or updated
         ufunc_name = _UFUNC_CALLS.get(name) or (name[6:] if name.startswith("numpy.") else None)
         ufunc = getattr(np, ufunc_name, None) if ufunc_name else None
         if isinstance(ufunc, np.ufunc) and ufunc.nout == 1:

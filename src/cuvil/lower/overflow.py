@@ -49,7 +49,7 @@ class OverflowChecks(cst.CSTTransformer):
                  speculate: bool = False, roundings: bool = False):
         super().__init__()
         self.types, self.intrinsic, self.boundscheck = types, intrinsic, boundscheck
-        self.roundings = roundings  # math.floor/ceil of a float checked as int() is (CPU: kernels have no np.floor)
+        self.roundings = roundings  # math.floor/ceil of a float rounded by np.floor (CPU) or pymath's (kernels)
         self.speculate = speculate  # arms' checks tested before the choice (lower/overflow_arms.py): CPU only
         self.nonnegative: set[str] = set()
         self.bounded: list[set[str]] = [set(trusted)]  # per enclosing loop: the names known to be small
@@ -136,11 +136,14 @@ class OverflowChecks(cst.CSTTransformer):
         kind = self.types.of(args[0]) if len(args) == 1 else None
         if name in _CONVERSIONS and isinstance(kind, Scalar) and kind.dtype.startswith("float"):
             return self._call(_CONVERSIONS[name], updated.args[0].value)
-        if self.roundings and name in _ROUNDINGS and isinstance(kind, Scalar) and kind.dtype.startswith("float"):
+        if name == "math.trunc" and isinstance(kind, Scalar) and kind.dtype.startswith("float"):  # int()'s
+            return self._call("to_int", updated.args[0].value)  # Numba's math.trunc(nan) was -2**63
+        if name in _ROUNDINGS and isinstance(kind, Scalar) and kind.dtype.startswith("float"):
             # Numba's math.floor(1e19) wrapped to -2**63 (Python: an int beyond int64, Cuvil's OverflowError)
-            numpy = cst.Name(self.intrinsic("numpy", ""))
-            rounded = cst.Call(cst.Attribute(numpy, cst.Name(_ROUNDINGS[name])), [cst.Arg(updated.args[0].value)])
-            return self._call("to_int", rounded)
+            how = _ROUNDINGS[name]
+            rounding = cst.Attribute(cst.Name(self.intrinsic("numpy", "")), cst.Name(how)) if self.roundings \
+                else cst.Name(self.intrinsic("cuvil.runtime.pymath", f"{how}_float"))  # a kernel's (cuda_pymath.py)
+            return self._call("to_int", cst.Call(rounding, [cst.Arg(updated.args[0].value)]))
         return updated
 
     def leave_BinaryOperation(self, original: cst.BinaryOperation,

@@ -18,8 +18,10 @@ import math
 import numpy as np
 from numba import cuda
 
+from ..library.numpy import DOMAINS
 from . import cuda_pyint as pi
 from . import cuda_pymath as pm
+from . import pymath
 from .cuda_runtime import NO_ERROR
 
 # ruff: noqa: ANN001, ANN201 (device functions are typed by Numba at each call)
@@ -219,33 +221,49 @@ def python_float_as(slots, code, value, dtype):  # int(value): NaN, infinities, 
     return python_int_as(slots, code + 3, np.int64(whole), dtype)
 
 
-def _math(fails, compute):
+def _math(name: str):
+    """DOMAINS[name]'s conditions tested in order (at most two), the k-th recorded as `code + k`."""
+    outcomes = DOMAINS[name]
+    first = cuda.jit(device=True)(pymath.condition(outcomes[0][2]))
+    second = cuda.jit(device=True)(pymath.condition(outcomes[1][2]) if len(outcomes) > 1 else pymath.never)
+    compute = getattr(pm, name)
+
     @cuda.jit(device=True)
     def checked(slots, code, x):
         v = float(x)
-        if fails(v):
+        if first(v):
             record(slots, code)
+            return math.nan
+        if second(v):
+            record(slots, code + 1)
             return math.nan
         return compute(v)
 
     return checked
 
 
-def _fails(condition):
-    return cuda.jit(device=True)(condition)
+def _raising(compute, arity: int):
+    """pymath.py's (value, k) of a MATH_RAISES function: k (its error) recorded as `code + k - 1`."""
+    if arity == 2:
+        @cuda.jit(device=True)
+        def checked2(slots, code, x, y):
+            value, k = compute(x, y)
+            if k:
+                record(slots, code + k - 1)
+            return value
+
+        return checked2
+
+    @cuda.jit(device=True)
+    def checked(slots, code, x):
+        value, k = compute(x)
+        if k:
+            record(slots, code + k - 1)
+        return value
+
+    return checked
 
 
-_EXP, _HYPERBOLIC = 709.782712893384, 710.4758600739439
-sqrt = _math(_fails(lambda v: v < 0.0), pm.sqrt)
-log = _math(_fails(lambda v: v <= 0.0), pm.log)
-log10 = _math(_fails(lambda v: v <= 0.0), pm.log10)
-log2 = _math(_fails(lambda v: v <= 0.0), pm.log2)
-log1p = _math(_fails(lambda v: v <= -1.0), pm.log1p)
-acos = _math(_fails(lambda v: v < -1.0 or v > 1.0), pm.acos)
-asin = _math(_fails(lambda v: v < -1.0 or v > 1.0), pm.asin)
-acosh = _math(_fails(lambda v: v < 1.0), pm.acosh)
-atanh = _math(_fails(lambda v: v <= -1.0 or v >= 1.0), pm.atanh)
-exp = _math(_fails(lambda v: _EXP < v < math.inf), pm.exp)
-expm1 = _math(_fails(lambda v: _EXP < v < math.inf), pm.expm1)
-cosh = _math(_fails(lambda v: _HYPERBOLIC < abs(v) < math.inf), pm.cosh)
-sinh = _math(_fails(lambda v: _HYPERBOLIC < abs(v) < math.inf), pm.sinh)
+globals().update({name: _math(name) for name in DOMAINS})
+globals().update({name: _raising(compute, pymath.COMPUTES[name].__code__.co_argcount)
+                  for name, compute in pm.COMPUTES.items()})

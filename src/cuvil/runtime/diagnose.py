@@ -73,6 +73,9 @@ _INSTEAD = {
                                 "np.random.* inside, which continues its stream, or draw in the caller and pass "
                                 "the numbers in",
     "random.choice": "draw an index: a[random.randrange(len(a))]",
+    "math.fsum": "call it outside the compiled function (a loop's sum is not fsum's correctly rounded one)",
+    "math.prod": "multiply in a loop",
+    "math.dist": "write math.hypot of the differences (math.hypot(p[0] - q[0], p[1] - q[1], …))",
 }
 
 
