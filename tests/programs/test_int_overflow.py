@@ -102,7 +102,7 @@ def test_factorial(n):
 def test_parallel_loop_raises_overflow(k, c, size):
     jitted = cuvil.jit(scaled, parallel=True)
     expected = [i * k + c for i in range(size)]
-    if all(_fits(v) for v in expected):
+    if all(_fits(i * k) and _fits(i * k + c) for i in range(size)):  # Python ints: each result of + - * fits
         np.testing.assert_array_equal(jitted(np.zeros(size, np.int64), k, c), np.array(expected, np.int64))
     else:
         with pytest.raises(OverflowError, match="int64 overflow"):

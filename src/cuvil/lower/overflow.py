@@ -19,6 +19,8 @@ everything alone, as Numba does.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import libcst as cst
 
 from ..analysis.type_rules import Types
@@ -58,7 +60,7 @@ class OverflowChecks(cst.CSTTransformer):
         self.counts = {"checked": 0, "elided": 0}  # Python-int operations, for cuvil.explain (issue 10 §4)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.counters = _counters(node)
+        self.counters = _counters(node, lambda value: self.types.of(value) == _PYTHON_BOOL)
         self.nonnegative = nonnegative(node) if self.speculate else set()
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
@@ -98,6 +100,15 @@ class OverflowChecks(cst.CSTTransformer):
 
     def _python_ints(self, *nodes: cst.BaseExpression) -> bool:
         return all(self.types.of(n) == _PYTHON_INT for n in nodes)
+
+    def _python_operands(self, op: str, *nodes: cst.BaseExpression) -> bool:
+        """Python ints, or for + and - a Python bool with one (`True + (2**63 - 1)` is an int beyond int64 too);
+        an int times a bool is the int or 0, and checking it would cost a parallel loop its broadcast indices
+        (`_v[i * _m]`, lower/broadcast's) that Numba's parfor pass must see as plain arithmetic."""
+        kinds = [self.types.of(n) for n in nodes]
+        if op in ("add", "sub"):
+            return all(k in (_PYTHON_INT, _PYTHON_BOOL) for k in kinds) and _PYTHON_INT in kinds
+        return all(k == _PYTHON_INT for k in kinds)
 
     def _call(self, op: str, *operands: cst.BaseExpression) -> cst.Call:
         self.counts["checked"] += 1
@@ -152,7 +163,7 @@ class OverflowChecks(cst.CSTTransformer):
         if other is not None and self._other(other, original.left, original.right):
             return self._call(other, updated.left, updated.right).with_changes(lpar=updated.lpar, rpar=updated.rpar)
         op = _OPERATORS.get(type(original.operator))
-        if op is None or not self._python_ints(original.left, original.right):
+        if op is None or not self._python_operands(op, original.left, original.right):
             return updated
         if not self._needs(op, original.left, original.right) or (
                 id(original) in self.indices and op in ("add", "sub") and isinstance(original.right, cst.Integer)
@@ -212,7 +223,7 @@ class OverflowChecks(cst.CSTTransformer):
                 return cst.Assign([cst.AssignTarget(updated.target)], self._call("power", updated.target, new))
         op = _OPERATORS.get(type(original.operator))
         if op is None or not isinstance(original.target, cst.Name) \
-                or not self._python_ints(original.target, original.value):
+                or not self._python_operands(op, original.target, original.value):
             return updated
         if original.target.value in self.counters or not self._needs(op, original.target, original.value):
             self.counts["elided"] += 1
@@ -224,8 +235,9 @@ def _paren(e: cst.BaseExpression) -> cst.BaseExpression:
     return e if e.lpar else e.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
-def _counters(fn: cst.FunctionDef) -> set[str]:
-    """Names only ever assigned small integer literals or stepped by a small literal (`+= c`, `-= c`)."""
+def _counters(fn: cst.FunctionDef, flag: Callable[[cst.BaseExpression], bool]) -> set[str]:
+    """Names only ever assigned small integer literals or stepped by a small literal or a Python bool (`+= c`,
+    `-= c`, `count += x > 0`): a step of at most 1024 per statement cannot pass int64 in any loop that runs."""
     steps: set[str] = set()
     others: set[str] = set()
 
@@ -242,7 +254,8 @@ def _counters(fn: cst.FunctionDef) -> set[str]:
 
         def visit_AugAssign(self, node: cst.AugAssign) -> None:
             if isinstance(node.target, cst.Name):
-                stepped = isinstance(node.operator, cst.AddAssign | cst.SubtractAssign) and small(node.value, 1024)
+                stepped = isinstance(node.operator, cst.AddAssign | cst.SubtractAssign) \
+                    and (small(node.value, 1024) or flag(node.value))
                 (steps if stepped else others).add(node.target.value)
 
         def visit_For(self, node: cst.For) -> None:
