@@ -45,6 +45,10 @@ settings.register_profile(
     "cuvil", deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
 )
 settings.load_profile("cuvil")
+# `nox -s quick`: a developer's slice between two changes, each property test on a few examples
+settings.register_profile("cuvil-quick", parent=settings.get_profile("cuvil"), max_examples=8)
+if os.environ.get("CUVIL_QUICK"):
+    settings.load_profile("cuvil-quick")
 
 # Under `nox -s mutation` (tests/mutation/run.py) every mutant runs in a process forked from one that already
 # imported everything: each mutant gets a cache of its own, or a module compiled by unmutated code (on the disk
