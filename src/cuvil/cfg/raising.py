@@ -199,9 +199,8 @@ class _Checks:
 
 def _shown(name: str) -> str:
     """The name the user wrote: runtime/pymath.py's helpers stand for `math` calls (lower/math_calls.py)."""
-    if name.startswith("cuvil.runtime.pymath."):
-        return "math." + {"log_base": "log"}.get(name.rsplit(".", 1)[1], name.rsplit(".", 1)[1])
-    return name
+    prefix = "cuvil.runtime.pymath."
+    return library.math_name(name[len(prefix):]) if name.startswith(prefix) else name
 
 
 class _Put(cst.CSTTransformer):

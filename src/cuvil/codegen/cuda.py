@@ -27,7 +27,7 @@ import libcst as cst
 from ..cfg.effects import Calls
 from ..cfg.uses import reads_in
 from ..errors import CuvilSyntaxError
-from ..library.numpy import DIVISIONS, DOMAINS, MATH_RAISES, OVERFLOWS
+from ..library.numpy import DIVISIONS, DOMAINS, MATH_RAISES, OVERFLOWS, math_name
 from ..normalize.names import Fresh, assigned_names
 from ..normalize.origins import origin_of, with_origin
 from .cuda_checks import Failure, SerialChecks
@@ -95,7 +95,6 @@ CHECKED_FITS = frozenset({"python_int_as", "python_float_as", "numpy_int_as"})  
 CHECKED_INTS = frozenset({*OVERFLOWS, *DIVISIONS, "absolute", "power", "lshift", "floordiv", "to_int", "round_int",
                           "round_int_ndigits", "as_index"})
 CHECKED_MATH = frozenset({*DOMAINS, *MATH_RAISES})
-_MATH_NAMES = {"log_base": "log"}  # the math function a helper stands for
 
 
 def _line(small: cst.BaseSmallStatement, line: int | None) -> cst.SimpleStatementLine:
@@ -184,8 +183,7 @@ class DeviceCode(cst.CSTTransformer):
             hint = "compute it in the calling function, pass overflow=\"wrap\" to cuvil.jit for int64 wrap-around, " \
                    "or compile this function with target='cpu'"
         elif module == "cuvil.runtime.pymath" and name in CHECKED_MATH:
-            shown = _MATH_NAMES.get(name, name)
-            what = f"math.{shown} is checked as Python checks it (its ValueError or OverflowError)"
+            what = f"{math_name(name)} is checked as Python checks it (its ValueError or OverflowError)"
         else:
             return
         self.refuse(f"{what}, which a function called from a CUDA kernel cannot report", hint)

@@ -90,6 +90,11 @@ MATH_RAISES: dict[str, tuple[tuple[str, str], ...]] = {
     "isqrt": (("ValueError", "isqrt() argument must be nonnegative"),),
 }
 
+
+def math_name(helper: str) -> str:
+    """The `math` function runtime/pymath.py's helper `helper` stands for, as the user wrote it (for messages)."""
+    return "math." + {"log_base": "log"}.get(helper, helper)
+
 # Python's int arithmetic on int64 (runtime/pyint.py: `add(a, b, True)` tests for overflow): the operation
 # without its check, once the test is known false.
 OVERFLOWS = {"add": "{a} + {b}", "sub": "{a} - {b}", "mul": "{a} * {b}", "neg": "-{a}"}

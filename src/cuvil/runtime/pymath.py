@@ -424,17 +424,17 @@ def _register_raising(name: str) -> None:
 for _name in MATH_RAISES:
     _register_raising(_name)
 
+_ULP, _HYPOT, _FREXP = njit(ulp_of), njit(hypot_of), njit(frexp_of)  # compiled once, not at each typing
+
 
 @overload(ulp, jit_options={"nogil": True})
 def _ulp(x):
-    compute = njit(ulp_of)
-    return lambda x: compute(x)
+    return lambda x: _ULP(x)
 
 
 @overload(hypot, jit_options={"nogil": True})
 def _hypot(t):
-    compute = njit(hypot_of)
-    return lambda t: compute(t)
+    return lambda t: _HYPOT(t)
 
 
 @overload(floor_float, jit_options={"nogil": True})
@@ -449,8 +449,7 @@ def _ceil_float(x):
 
 @overload(frexp, jit_options={"nogil": True})
 def _frexp(x):
-    compute = njit(frexp_of)
-    return lambda x: compute(x)
+    return lambda x: _FREXP(x)
 
 
 def round_ndigits(x, n):
