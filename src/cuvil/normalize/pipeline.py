@@ -12,11 +12,13 @@ from .canonical import CanonicalBlocks
 from .chained_compare import ChainedCompare
 from .elif_chain import ElifChain
 from .for_in import ForInToIndex
+from .layout import FlatLayout
 from .names import assigned_names
 from .origins import AddOrigins
 from .single_exit import SingleExit
 
 PASSES: tuple[type[cst.CSTTransformer], ...] = (
+    FlatLayout,
     CanonicalBlocks,
     ForInToIndex,
     ElifChain,
