@@ -38,7 +38,7 @@ import libcst as cst
 from ..cfg.dependence import LoopDecision
 from ..cfg.raising import Check
 from ..frontend.walk import walk
-from ..normalize.names import Fresh, Rename
+from ..normalize.names import Fresh, Rename, assigned_names
 from ..normalize.origins import origin_of, with_origin
 from .parfor_index import distinct_index_copies
 
@@ -210,6 +210,7 @@ class _Printer:
             guarded = distinct_index_copies(guarded, index)
         if self.ok:
             head.append(_assign(self.ok, cst.Name("True"), line))
+            guarded = self.private(guarded)
         guarded, tail = self.partials(guarded, head)
         loop = self.loop.with_changes(target=cst.Name(k), iter=cst.Call(prange, [cst.Arg(count)]),
                                       body=self.loop.body.with_changes(body=[*head, *guarded, *tail]))
@@ -220,6 +221,15 @@ class _Printer:
             after.append(_if(some, [_assign(self.var, last, line)], line))
         self.k = k
         return after
+
+    def private(self, body: Stmts) -> Stmts:
+        """The checks' `if _ok:` leaves a variable of the body assigned on one path only, and Numba's parfor
+        then types it together with its namesakes in the loop's other copies (the serial twin, the checked
+        copy): `t = (k, j + i)` became Tuple(float64, int64) and no longer indexed. The body's own variables
+        (the dependence decision keeps them out of everything after the loop) get names of their own."""
+        own = set().union(*(assigned_names(s) for s in body)) - set(self.decision.reductions) - {self.var, self.ok}
+        names = {name: self.fresh(f"_{name.lstrip('_')}") for name in sorted(own)}
+        return [s.visit(Rename(names)) for s in body] if names else body  # type: ignore[misc]
 
     def partials(self, body: Stmts, head: Stmts) -> tuple[Stmts, Stmts]:
         """Reductions updated inside an `if` or an inner loop (the checks' `if _ok:` puts them there too)
@@ -284,7 +294,7 @@ class _Printer:
                 return [stmt], True
             stmt = stmt.with_changes(body=stmt.body.with_changes(body=body))
             fails = fails or b
-        elif isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assert):
+        elif isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assert | cst.Raise):
             return self.failures(checks, [], origin_of(stmt)), True  # the check is the assertion
         if not checks:
             return [stmt], fails
@@ -311,7 +321,8 @@ class _Printer:
                       _assign(self.ok, cst.Name("False"), check.line)]
             if leave:
                 record.append(_line(cst.Break(), check.line))
-            chain = [_if(check.condition, record, check.line, chain)]
+            always = check.raised is not None and not chain  # a user's raise: nothing after it runs
+            chain = record if always else [_if(check.condition, record, check.line, chain)]
         return chain
 
     def raise_first(self) -> Stmts:
@@ -321,7 +332,7 @@ class _Printer:
         e = self.fresh("_e")
         out: Stmts = [_assign(e, _call(self.intrinsic("first_error"), cst.Name(self.errs)), self.line)]
         for code, check in enumerate(self.codes, 1):
-            error = _call(check.exception, cst.SimpleString(repr(check.message)))
+            error = check.error()
             test = cst.Comparison(cst.Name(e), [cst.ComparisonTarget(cst.Equal(), cst.Integer(str(code)))])
             raised: Stmts = [_line(cst.Raise(error), check.line)]
             if check.values is not None and check.raiser is not None:  # again, with the recorded values: the message

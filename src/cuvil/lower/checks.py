@@ -29,7 +29,7 @@ from collections.abc import Callable
 import libcst as cst
 
 from ..analysis.type_rules import Types
-from ..analysis.types import Array, Scalar
+from ..analysis.types import Array, Scalar, Tuple
 from ..cfg.uses import contains
 from ..frontend.walk import walk
 from ..normalize.names import assigned_names
@@ -221,6 +221,8 @@ class BoundsChecks(cst.CSTTransformer):
         kind = self.types.of(original.value)
         if not isinstance(kind, Array) or not hoistable(original.value):
             return updated
+        if (spread := self._spread(original, kind)) is not None:
+            return spread
         indices = [e.slice.value for e in original.slice if isinstance(e.slice, cst.Index)]
         kinds = [self.types.of(i) for i in indices]
         if len(original.slice) > kind.ndim or any(not isinstance(k, Scalar) or k.dtype == "bool" for k in kinds) \
@@ -248,6 +250,26 @@ class BoundsChecks(cst.CSTTransformer):
                 new = new.with_changes(slice=new.slice.with_changes(value=checked))
             elements.append(new)
         return updated.with_changes(slice=elements)
+
+    def _spread(self, original: cst.Subscript, kind: Array) -> cst.Subscript | None:
+        """`x[t]` with `t` a tuple variable (`t = i, 0`; a tuple argument) indexes as `x[t[0], t[1]]`: each
+        integer in it gets its check (Numba's tuple index has none: past the end it read and wrote anywhere)."""
+        if len(original.slice) != 1 or not isinstance(original.slice[0].slice, cst.Index):
+            return None
+        held = original.slice[0].slice.value
+        items = self.types.of(held)
+        if not isinstance(items, Tuple) or not isinstance(held, cst.Name) or len(items.items) > kind.ndim:
+            return None
+        elements = []
+        for axis, item in enumerate(items.items):
+            element: cst.BaseExpression = cst.Subscript(held, [cst.SubscriptElement(cst.Index(cst.Integer(str(axis))))])
+            if isinstance(item, Scalar) and item.dtype == "bool":
+                return None  # a mask in a tuple: NumPy's own indexing
+            if isinstance(item, Scalar):
+                self.counts["checked"] += 1
+                element = self._call(element, original.value, axis)
+            elements.append(cst.SubscriptElement(cst.Index(element)))
+        return original.with_changes(slice=elements)
 
     def _call(self, index: cst.BaseExpression, array: cst.BaseExpression, axis: int) -> cst.Call:
         return cst.Call(cst.Name(self.intrinsic(MODULE, "index")),
