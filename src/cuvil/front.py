@@ -21,6 +21,7 @@ from .cfg.uses import reads_in
 from .errors import CuvilSyntaxError
 from .frontend.captures import is_builtin
 from .frontend.parse import Parsed, parse
+from .frontend.raises import check_raises
 from .frontend.source import Source, get_source
 from .frontend.subset import check_subset
 from .normalize.names import Fresh, Rename, all_names, assigned_names
@@ -43,7 +44,9 @@ def front_end(fn: types.FunctionType, stage: Callable[[str], AbstractContextMana
     """`fn` through the front stages, each timed by `stage(name)`."""
     with stage("parse"):
         source = get_source(fn)
-        parsed, originals = _unreserve(fn, _checked(source))
+        checked = _checked(source)
+        check_raises(fn, checked)
+        parsed, originals = _unreserve(fn, checked)
     with stage("normalize"):
         norm = normalize(parsed)
     with stage("analyze"):
@@ -53,7 +56,7 @@ def front_end(fn: types.FunctionType, stage: Callable[[str], AbstractContextMana
 
 def validate(fn: types.FunctionType) -> None:
     """Decoration-time check: the source exists, parses, and stays inside the subset."""
-    _checked(get_source(fn))
+    check_raises(fn, _checked(get_source(fn)))
 
 
 @functools.lru_cache(maxsize=64)

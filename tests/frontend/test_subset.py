@@ -134,12 +134,6 @@ UNSUPPORTED = [
         async def f(x):
             return x
         """, 1, 1, "'async def'"),
-    ("raise", """
-        def f(x):
-            if x < 0:
-                raise ValueError("negative")
-            return x
-        """, 3, 9, "'raise'"),
     ("walrus", """
         def f(x):
             if (y := x + 1) > 2:
@@ -157,22 +151,6 @@ UNSUPPORTED = [
         def f(t):
             return max(*t)
         """, 2, 16, "'*' in a call"),
-    ("for-else", """
-        def f(x):
-            for i in range(x):
-                pass
-            else:
-                return 1
-            return 0
-        """, 4, 5, "'else' on a loop"),
-    ("while-else", """
-        def f(x):
-            while x > 0:
-                x -= 1
-            else:
-                return 1
-            return 0
-        """, 4, 5, "'else' on a loop"),
     ("call inside a chained comparison", """
         def g(v):
             return v

@@ -95,6 +95,8 @@ class Collector:
             elif isinstance(small, cst.AugAssign):
                 self.expr(small.value)
                 self.target(small.target, read=True)
+            elif isinstance(small, cst.Raise):
+                pass  # builds its exception of literals (cfg/raising.py refuses any other in a parallel loop)
             else:
                 for child in small.children:
                     if isinstance(child, cst.BaseExpression):

@@ -62,7 +62,7 @@ class _Builder:
             else:
                 self.add(cur, stmt)
                 small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) else None
-                if isinstance(small, cst.Break | cst.Continue | cst.Return):
+                if isinstance(small, cst.Break | cst.Continue | cst.Return | cst.Raise):
                     if isinstance(small, cst.Break) and self.loops:
                         self.loops[-1].breaks.append(cur)
                     elif isinstance(small, cst.Continue) and self.loops:

@@ -95,7 +95,7 @@ def live_after_loops(body: Sequence[cst.BaseStatement]) -> dict[int, frozenset[s
             return exits[0]
         if isinstance(small, cst.Continue):
             return exits[1]
-        if isinstance(small, cst.Return):
+        if isinstance(small, cst.Return | cst.Raise):
             return header
         return (live - binds(stmt)) | header
 

@@ -37,6 +37,13 @@ class Check:
     values: tuple[cst.BaseExpression, cst.BaseExpression] | None = None
     raiser: cst.Call | None = None  # the checking call, which `unchecked` replaces once the condition is false
     unchecked: cst.BaseExpression | None = None
+    raised: cst.BaseExpression | None = None  # a user's `raise`: the exception as written (literal arguments)
+
+    def error(self) -> cst.BaseExpression:
+        """The exception to raise once the loop is over."""
+        if self.raised is not None:
+            return self.raised
+        return cst.Call(cst.Name(self.exception), [cst.Arg(cst.SimpleString(repr(self.message)))])
 
 
 class Opaque(Exception):
@@ -121,8 +128,15 @@ class _Checks:
             if isinstance(node, cst.Subscript):  # an index raises only through lower/checks.py's index()
                 children = [node.value] + [c for part in node.slice for c in part.slice.children]
             for child in children:
-                if isinstance(child, cst.BaseExpression):
-                    self.expr(child, guard)
+                self.within(child, guard)
+
+    def within(self, node: cst.CSTNode, guard: cst.BaseExpression | None) -> None:
+        """The expressions in a part that is not one itself (a tuple's element, a comparison's operand)."""
+        if isinstance(node, cst.BaseExpression):
+            self.expr(node, guard)
+        else:
+            for child in node.children:
+                self.within(child, guard)
 
     def division(self, operator: cst.CSTNode, divisor: cst.BaseExpression, guard: cst.BaseExpression | None) -> None:
         message = _DIVISIONS.get(type(operator))
@@ -269,10 +283,32 @@ def statement_checks(stmt: cst.BaseStatement, calls: Calls) -> list[Check]:
                 raise Opaque("an assertion's message is not a literal string")
             checks.add(None, _not(small.test), "AssertionError", str(message))
         elif isinstance(small, cst.Raise):
-            raise Opaque("it raises")
+            checks.found.append(_user_raise(small, checks.line))
         elif isinstance(small, cst.Expr | cst.Return) and small.value is not None:
             checks.expr(small.value, None)
     return checks.found
+
+
+def _literal(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.UnaryOperation):
+        return _literal(node.expression)
+    if isinstance(node, cst.Name):
+        return node.value in ("True", "False", "None")
+    return isinstance(node, cst.SimpleString | cst.ConcatenatedString | cst.Integer | cst.Float)
+
+
+def _user_raise(small: cst.Raise, line: int | None) -> Check:
+    """`raise E(...)` always fails where it stands (the `if` around it is its condition). Its exception is
+    raised again after the loop, so its arguments must be literals: a value computed in the iteration is gone."""
+    exc = small.exc
+    func = exc.func if isinstance(exc, cst.Call) else exc
+    args = exc.args if isinstance(exc, cst.Call) else ()
+    literal = all(a.keyword is None and not a.star and _literal(a.value) for a in args)
+    if not isinstance(func, cst.Name) or not literal or small.cause is not None:
+        raise Opaque("it raises an exception built from values of the iteration")
+    first = args[0].value if args else None
+    message = first.evaluated_value if isinstance(first, cst.SimpleString) else ""
+    return Check(cst.Name("True"), func.value, str(message), line, raised=exc)
 
 
 def _target(checks: _Checks, target: cst.BaseExpression) -> None:

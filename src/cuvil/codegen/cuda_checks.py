@@ -161,8 +161,7 @@ class SerialChecks:
                                       check.raiser))
             else:
                 record = _call(self.record_error, errs, zero, cst.Integer(str(code)))
-                self.failures.append((code, _call(check.exception, cst.SimpleString(repr(check.message))),
-                                      check.line, None))
+                self.failures.append((code, check.error(), check.line, None))
             out.append(_if(check.condition, [_line(cst.Expr(record), check.line), _line(cst.Return(), check.line)],
                            check.line))
         return out

@@ -36,7 +36,6 @@ _UNSUPPORTED: dict[type[cst.CSTNode], tuple[str, str]] = {
     cst.Dict: ("a dict is not supported", "use a tuple or a NumPy array"),
     cst.FormattedString: ("an f-string is not supported", "print the values separately: print('x =', x)"),
     cst.Del: ("'del' is not supported", "stop using the variable instead"),
-    cst.Raise: ("'raise' is not supported", "return an error code (e.g. -1) instead"),
     cst.Await: ("'await' is not supported", "call the jitted function from synchronous code"),
     cst.NamedExpr: ("':=' is not supported", "assign the value on its own line first"),
     cst.Match: ("'match' is not supported", "use if/elif/else"),
@@ -98,12 +97,6 @@ class _SubsetChecker(cst.CSTVisitor):
     def visit_For(self, node: cst.For) -> None:
         if node.asynchronous is not None:
             self.fail(node, "'async for' is not supported", "use a plain for loop")
-        if node.orelse is not None:
-            self.fail(node.orelse, "'else' on a loop is not supported", "set a flag before 'break' and test it")
-
-    def visit_While(self, node: cst.While) -> None:
-        if node.orelse is not None:
-            self.fail(node.orelse, "'else' on a loop is not supported", "set a flag before 'break' and test it")
 
     def visit_Call(self, node: cst.Call) -> None:
         # zip's keyword (strict=) would be taken for an array by normalize/for_in.py: refused at the keyword

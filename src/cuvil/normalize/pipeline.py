@@ -13,6 +13,7 @@ from .chained_compare import ChainedCompare
 from .elif_chain import ElifChain
 from .for_in import ForInToIndex
 from .layout import FlatLayout
+from .loop_else import LoopElse
 from .names import assigned_names
 from .origins import AddOrigins
 from .single_exit import SingleExit
@@ -20,6 +21,7 @@ from .single_exit import SingleExit
 PASSES: tuple[type[cst.CSTTransformer], ...] = (
     FlatLayout,
     CanonicalBlocks,
+    LoopElse,
     ForInToIndex,
     ElifChain,
     ChainedCompare,

@@ -1,0 +1,204 @@
+"""Plain Python the corpora write and 0.2 refused (issue 39): `raise`, `else` on loops, layouts over lines."""
+
+import math
+
+import numpy as np
+
+
+class ConvergenceError(Exception):
+    """A user's own exception, defined at module level as libraries do."""
+
+
+# -- raise ---------------------------------------------------------------------------------------------------
+
+def validated_factorial(n):
+    if n < 0:
+        raise ValueError("n must be >= 0")
+    acc = 1.0
+    for k in range(2, n + 1):
+        acc *= k
+    return acc
+
+
+def sqrt_sum_of_nonnegative(x):
+    s = 0.0
+    for v in x:
+        if v < 0:
+            raise ValueError("negative input")
+        s += math.sqrt(v)
+    return s
+
+
+def first_below_raises_with_index(x, lo):
+    for i in range(len(x)):
+        if x[i] < lo:
+            raise ValueError("value below lo at index", i)
+    return x.sum()
+
+
+def newton_sqrt(a, steps):
+    if a < 0:
+        raise ValueError("math domain error")
+    x = a if a > 1.0 else 1.0
+    for _ in range(steps):
+        nxt = 0.5 * (x + a / x)
+        if abs(nxt - x) < 1e-12:
+            return nxt
+        x = nxt
+    raise ConvergenceError("no convergence after", steps, "steps")
+
+
+def sign_or_raise(x):
+    if x > 0:
+        m = 1
+    elif x < 0:
+        m = -1
+    else:
+        raise ZeroDivisionError("sign of zero")
+    return m * 10
+
+
+def check_symmetric(a):
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            if a[i, j] != a[j, i]:
+                raise ValueError("not symmetric")
+    return np.trace(a)
+
+
+def odd_raises_bare_class(n):
+    if n % 2 == 1:
+        raise IndexError
+    return n // 2
+
+
+def index_of_or_raise(x, v):
+    for i in range(len(x)):
+        if x[i] == v:
+            return i
+    raise LookupError("value not found")
+
+
+def scaled_or_raise(x, out, k):
+    for i in range(len(x)):
+        if x[i] > k:
+            raise OverflowError("value above the limit")
+        out[i] = x[i] * 2.0
+    return out
+
+
+def asserted_mean(x):
+    assert len(x) > 0, "empty input"
+    return x.sum() / len(x)
+
+
+# -- else on loops -----------------------------------------------------------------------------------------
+
+def find_or_minus_one(x, v):
+    for i in range(len(x)):
+        if x[i] == v:
+            break
+    else:
+        return -1
+    return i
+
+
+def is_prime(n):
+    if n < 2:
+        return False
+    for d in range(2, int(math.sqrt(n)) + 1):
+        if n % d == 0:
+            break
+    else:
+        return True
+    return False
+
+
+def count_primes_below(n):
+    count = 0
+    for k in range(2, n):
+        for d in range(2, k):
+            if k % d == 0:
+                break
+        else:
+            count += 1
+    return count
+
+
+def halve_until_multiple_of_seven(n):
+    while n > 1:
+        if n % 7 == 0:
+            break
+        n //= 2
+    else:
+        n = -n
+    return n
+
+
+def sum_doubled_without_break(x):
+    s = 0.0
+    for v in x:
+        s += v
+    else:
+        s *= 2.0
+    return s
+
+
+def first_row_without_zero(a):
+    row = -1
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            if a[i, j] == 0.0:
+                break
+        else:
+            row = i
+            break
+    return row
+
+
+def first_crossing(x, y):
+    for i, (a, b) in enumerate(zip(x, y)):  # noqa: B007 (i is read after the loop)
+        if a > b:
+            break
+    else:
+        i = -1
+    return i
+
+
+def skip_negatives_else(x):
+    s = 0.0
+    for v in x:
+        if v < 0:
+            continue
+        if v > 50:
+            break
+        s += v
+    else:
+        s = -s
+    return s
+
+
+def elif_break_in_for_else(x):
+    n = 0
+    for v in x:
+        if v < -90:
+            n += 100
+        elif v > 90:
+            break
+        else:
+            n += 1
+    else:
+        n = -n
+    return n
+
+
+# -- layouts ---------------------------------------------------------------------------------------------------
+
+def broken_over_lines(x):
+    out = np.empty_like(x)
+    out[:] = (x * 2.0 +  # doubled
+              1.0)
+    total = x.sum() \
+        + 1.0
+    return (out,
+            total,)
