@@ -20,6 +20,7 @@ from .cfg.unbound import UnboundChecks
 from .cfg.uses import reads_in
 from .errors import CuvilSyntaxError
 from .frontend.captures import is_builtin
+from .frontend.imports import check_imports
 from .frontend.parse import Parsed, parse
 from .frontend.raises import check_raises
 from .frontend.source import Source, get_source
@@ -46,6 +47,7 @@ def front_end(fn: types.FunctionType, stage: Callable[[str], AbstractContextMana
         source = get_source(fn)
         checked = _checked(source)
         check_raises(fn, checked)
+        check_imports(fn, checked)
         parsed, originals = _unreserve(fn, checked)
     with stage("normalize"):
         norm = normalize(parsed)
@@ -56,7 +58,9 @@ def front_end(fn: types.FunctionType, stage: Callable[[str], AbstractContextMana
 
 def validate(fn: types.FunctionType) -> None:
     """Decoration-time check: the source exists, parses, and stays inside the subset."""
-    check_raises(fn, _checked(get_source(fn)))
+    parsed = _checked(get_source(fn))
+    check_raises(fn, parsed)
+    check_imports(fn, parsed)
 
 
 @functools.lru_cache(maxsize=64)

@@ -1,6 +1,7 @@
 """Plain Python the corpora write and 0.2 refused (issue 39): `raise`, `else` on loops, layouts over lines."""
 
 import math
+from math import sqrt  # noqa: F401 (imports_again imports it again)
 
 import numpy as np
 
@@ -190,6 +191,16 @@ def elif_break_in_for_else(x):
     else:
         n = -n
     return n
+
+
+# -- imports inside the function (the module's own, again) ---------------------------------------------------
+
+def imports_again(x):
+    import math
+    from math import sqrt  # noqa: F811 (the module's own sqrt, imported again as corpora do)
+
+    import numpy as np
+    return np.sum(x) + math.pi + sqrt(4.0)
 
 
 # -- layouts ---------------------------------------------------------------------------------------------------

@@ -62,6 +62,7 @@ CASES = {
     language.skip_negatives_else: st.tuples(farr()),
     language.elif_break_in_for_else: st.tuples(farr()),
     language.broken_over_lines: st.tuples(farr()),
+    language.imports_again: st.tuples(farr()),
 }
 # Loops that are parallel with their raise (it is recorded, then raised after the loop).
 PARALLEL = [language.sqrt_sum_of_nonnegative, language.check_symmetric, language.scaled_or_raise,
@@ -135,9 +136,13 @@ def test_a_raise_on_the_cuda_simulator(x, k):
     ("def f(n):\n    raise NotAnError('x')\n", 11, "NotAnError, a class that does not derive from Exception"),
     ("def f(n):\n    raise KeyboardInterrupt\n", 11, "KeyboardInterrupt, which compiled code cannot raise"),
     ("def f(n):\n    raise ValueError(msg='x')\n", 11, "an exception is raised with positional arguments only"),
+    ("def f(n):\n    import math\n", 5, "'math' at module level is not this"),
+    ("def f(n):\n    import math as np\n", 5, "'np' at module level is not this"),
+    ("def f(n):\n    from . import helpers\n", 5, "a relative or '*' 'import'"),
+    ("def f(n):\n    import no_such_module_here\n", 5, "cannot import no_such_module_here"),
 ])
-def test_a_raise_compiled_code_cannot_make_is_refused_at_its_place(source, column, message):
-    fn = define(source, "f", env={"NotAnError": type("NotAnError", (), {})})
+def test_what_compiled_code_cannot_do_is_refused_at_its_place(source, column, message):
+    fn = define(source, "f", env={"NotAnError": type("NotAnError", (), {}), "math": np, "np": np})
     with pytest.raises(CuvilSyntaxError) as caught:
         cuvil.jit(fn)(1)
     assert (caught.value.lineno, caught.value.offset) == (2, column)

@@ -25,8 +25,6 @@ _UNSUPPORTED: dict[type[cst.CSTNode], tuple[str, str]] = {
         "define the function at module level; Cuvil compiles the helpers you call",
     ),
     cst.ClassDef: ("a 'class' is not supported", "define classes outside; pass arrays and scalars"),
-    cst.Import: ("'import' is not supported in a jitted function", "import at module level"),
-    cst.ImportFrom: ("'import' is not supported in a jitted function", "import at module level"),
     cst.ListComp: ("a list comprehension is not supported", "allocate an array with np.empty and fill it"),
     cst.SetComp: ("a set comprehension is not supported", "use a loop over a NumPy array"),
     cst.DictComp: ("a dict comprehension is not supported", "use a loop over a NumPy array"),

@@ -38,6 +38,12 @@ class CanonicalBlocks(cst.CSTTransformer):
         header = cst.TrailingWhitespace(whitespace=cst.SimpleWhitespace("  " if comment else ""), comment=comment)
         return cst.IndentedBlock(body=[_line(s, line) for s in updated.body], header=header)
 
+    def leave_Import(self, original: cst.Import, updated: cst.Import) -> cst.BaseSmallStatement:
+        return cst.Pass()  # binds what the module already binds (frontend/imports.py)
+
+    def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom) -> cst.BaseSmallStatement:
+        return cst.Pass()
+
     def leave_AnnAssign(
         self, original: cst.AnnAssign, updated: cst.AnnAssign
     ) -> cst.BaseSmallStatement:
