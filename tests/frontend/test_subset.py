@@ -86,19 +86,25 @@ UNSUPPORTED = [
         def f(x):
             return {i for i in range(x)}
         """, 2, 12, "set comprehension"),
-    ("list comprehension", """
+    ("generator expression not consumed whole", """
         def f(x):
-            return [i for i in range(x)]
-        """, 2, 12, "list comprehension"),
-    ("generator expression", """
+            g = (i for i in range(x))
+            return g
+        """, 2, 10, "generator expression is supported only as the one argument of"),
+    ("comprehension in a conditional expression", """
         def f(x):
-            return sum(i for i in range(x))
-        """, 2, 16, "generator expression"),
-    ("list literal", """
+            return [i for i in range(x)] if x > 0 else [0]
+        """, 2, 12, "a comprehension in a branch of a conditional expression"),
+    ("comprehension after 'or'", """
         def f(x):
-            a = [x, x]
-            return a
-        """, 2, 9, "a list"),
+            return x > 3 or sum([i for i in range(x)]) > 2
+        """, 2, 25, "the right operand of 'or'"),
+    ("comprehension in a while condition", """
+        def f(x):
+            while len([i for i in range(x)]) > 2:
+                x -= 1
+            return x
+        """, 2, 15, "a 'while' condition"),
     ("dict literal", """
         def f(x):
             return {'a': x}
@@ -252,12 +258,12 @@ def test_the_printed_traceback_shows_the_hint_and_ends_at_the_users_line(tmp_pat
     import sys
 
     script = tmp_path / "user.py"
-    script.write_text("import cuvil\n\n@cuvil.jit\ndef f(a):\n    b = [x * 2 for x in a]\n    return b\n")
+    script.write_text("import cuvil\n\n@cuvil.jit\ndef f(a):\n    b = {x * 2 for x in a}\n    return b\n")
     shown = subprocess.run([sys.executable, str(script)], capture_output=True, text=True).stderr
     lines = shown.strip().splitlines()
-    assert lines[-1] == ("cuvil.errors.CuvilSyntaxError: a list comprehension is not supported; allocate an "
-                         "array with np.empty and fill it")
-    assert lines[-4:-1] == [f'  File "{script}", line 5', "    b = [x * 2 for x in a]", "        ^"]
+    assert lines[-1] == ("cuvil.errors.CuvilSyntaxError: a set comprehension is not supported; use a loop over a "
+                         "NumPy array")
+    assert lines[-4:-1] == [f'  File "{script}", line 5', "    b = {x * 2 for x in a}", "        ^"]
     assert len(lines) <= 15 and "libcst" not in shown
 
 

@@ -193,6 +193,89 @@ def elif_break_in_for_else(x):
     return n
 
 
+# -- lists, comprehensions, generator expressions -------------------------------------------------------------
+
+def squares_sum(n):
+    xs = [i * i for i in range(n)]
+    return sum(xs)
+
+
+def positive_values(x):
+    return [v for v in x if v > 0]
+
+
+def comprehension_as_array(n):
+    return np.array([i * 0.5 for i in range(n)])
+
+
+def collect_then_array(x):
+    out = []
+    for v in x:
+        if v > 0:
+            out.append(v * 2.0)
+    return np.array(out)
+
+
+def nested_table(n):
+    return [[i * j for j in range(3)] for i in range(n)]
+
+
+def literal_lookup(k):
+    weights = [0.5, 0.25, 0.125]
+    return weights[k]
+
+
+def literal_store(k):
+    xs = [1, 2, 3]
+    xs[k] = 7
+    return xs
+
+
+def pop_and_len(n):
+    xs = [1, 2, 3, n]
+    a = xs.pop()
+    return a + len(xs)
+
+
+def iterate_literal(n):
+    s = 0
+    for v in [3, 5, n]:
+        s += v
+    return s
+
+
+def dot_generator(x, y):
+    return sum(x[i] * y[i] for i in range(min(len(x), len(y))))
+
+
+def any_all_generators(x, t):
+    return any(v > t for v in x), all(v >= 0 for v in x)
+
+
+def largest_magnitude(x):
+    return max(abs(v) for v in x)
+
+
+def parts_of_an_array(x):
+    parts = [x[:2], x[2:]]
+    return parts[1].sum() - parts[0].sum()
+
+
+def repeated_then_filled(n):
+    xs = [0.0] * n
+    for i in range(n):
+        xs[i] = i * 2.0
+    return xs
+
+
+def products_of_pairs(x, y):
+    return [a * b for a, b in zip(x, y) if a != b]
+
+
+def indexed_comprehension(x):
+    return [(i, v) for i, v in enumerate(x) if v > 0]
+
+
 # -- imports inside the function (the module's own, again) ---------------------------------------------------
 
 def imports_again(x):

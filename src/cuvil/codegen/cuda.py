@@ -140,6 +140,10 @@ class DeviceCode(cst.CSTTransformer):
     def visit_If(self, node: cst.If) -> None:
         self.line = origin_of(node) or self.line
 
+    def visit_List(self, node: cst.List) -> None:
+        self.refuse("a list cannot be built inside a CUDA kernel (a list needs the heap)",
+                    "use a tuple, or an array passed in, or compile this function with target='cpu'")
+
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = updated.func
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) \

@@ -25,11 +25,8 @@ _UNSUPPORTED: dict[type[cst.CSTNode], tuple[str, str]] = {
         "define the function at module level; Cuvil compiles the helpers you call",
     ),
     cst.ClassDef: ("a 'class' is not supported", "define classes outside; pass arrays and scalars"),
-    cst.ListComp: ("a list comprehension is not supported", "allocate an array with np.empty and fill it"),
     cst.SetComp: ("a set comprehension is not supported", "use a loop over a NumPy array"),
     cst.DictComp: ("a dict comprehension is not supported", "use a loop over a NumPy array"),
-    cst.GeneratorExp: ("a generator expression is not supported", "write a for loop"),
-    cst.List: ("a list is not supported", "use a tuple, or a NumPy array made with np.empty/np.zeros"),
     cst.Set: ("a set is not supported", "use a NumPy array"),
     cst.Dict: ("a dict is not supported", "use a tuple or a NumPy array"),
     cst.FormattedString: ("an f-string is not supported", "print the values separately: print('x =', x)"),
@@ -52,6 +49,7 @@ class _SubsetChecker(cst.CSTVisitor):
         super().__init__()
         self.parsed = parsed
         self.top = parsed.function
+        self.consumed: set[int] = set()  # generator expressions a call consumes whole (normalize/comprehensions)
 
     def fail(self, node: cst.CSTNode, message: str, hint: str) -> None:
         rng = self.get_metadata(PositionProvider, node)
@@ -96,7 +94,32 @@ class _SubsetChecker(cst.CSTVisitor):
         if node.asynchronous is not None:
             self.fail(node, "'async for' is not supported", "use a plain for loop")
 
+    def visit_GeneratorExp(self, node: cst.GeneratorExp) -> None:
+        if id(node) not in self.consumed:
+            self.fail(node, "a generator expression is supported only as the one argument of "
+                      + ", ".join(sorted(_GENERATOR_CONSUMERS)), "write a list comprehension or a for loop")
+
+    def visit_IfExp(self, node: cst.IfExp) -> None:
+        self.not_built_in(node.body, "a branch of a conditional expression")
+        self.not_built_in(node.orelse, "a branch of a conditional expression")
+
+    def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+        self.not_built_in(node.right, f"the right operand of '{node.operator.__class__.__name__.lower()}'")
+
+    def visit_While(self, node: cst.While) -> None:
+        self.not_built_in(node.test, "a 'while' condition")
+
+    def not_built_in(self, node: cst.CSTNode, where: str) -> None:
+        """normalize/comprehensions.py builds a comprehension before its statement runs: not where it may not."""
+        found = _first_comprehension(node)
+        if found is not None:
+            self.fail(found, f"a comprehension in {where} is not supported (it would be built every time)",
+                      "assign it to a variable first, inside an if where it is needed")
+
     def visit_Call(self, node: cst.Call) -> None:
+        func = node.func.value if isinstance(node.func, cst.Name) else None
+        if func in _GENERATOR_CONSUMERS and len(node.args) == 1 and isinstance(node.args[0].value, cst.GeneratorExp):
+            self.consumed.add(id(node.args[0].value))
         # zip's keyword (strict=) would be taken for an array by normalize/for_in.py: refused at the keyword
         keyword = next((a for a in node.args if a.keyword is not None), None)
         if isinstance(node.func, cst.Name) and node.func.value == "zip" and keyword is not None:
@@ -115,6 +138,15 @@ class _SubsetChecker(cst.CSTVisitor):
                     "a chained comparison cannot call a function in its middle operand",
                     "assign the value to a variable first",
                 )
+
+
+_GENERATOR_CONSUMERS = frozenset({"sum", "min", "max", "sorted", "list", "tuple", "any", "all"})
+
+
+def _first_comprehension(node: cst.CSTNode) -> cst.CSTNode | None:
+    if isinstance(node, cst.ListComp | cst.GeneratorExp):
+        return node
+    return next((found for child in node.children if (found := _first_comprehension(child)) is not None), None)
 
 
 def _is_pure(expr: cst.BaseExpression) -> bool:

@@ -120,7 +120,8 @@ UPDATES = tuple(f"cuvil.runtime.division_into.{n}_update" for n in ("floor_divid
 
 # The check helpers that take the user's line as `at=<line>` (lower/located.py) and raise with it, for the
 # dispatcher to raise their error at that line (runtime/where.py).
-LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.inplace.inplace_value",
+LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.checks.list_index",
+                     "cuvil.runtime.inplace.inplace_value",
                      "cuvil.runtime.inplace.ufunc_out", "cuvil.runtime.intrinsics.ufunc_out",
                      "cuvil.runtime.intrinsics.py_pow", "cuvil.runtime.intrinsics.pow_exponent",
                      "cuvil.runtime.intrinsics.math_pow", *(f"cuvil.runtime.library_checks.{n}" for n in (
@@ -293,7 +294,7 @@ _TABLE: dict[str, Entry] = {
                                    "one_element", "nonnegative_dims", "reshapes", "fits_into", "scale", "arange_step",
                                    "arange_float_step", "unpacks", "sequence_into_element")), raises="opaque"),
     **_entries("cuvil.runtime.messages.dims"),
-    **_entries("cuvil.runtime.checks.index", raises="opaque"),
+    **_entries("cuvil.runtime.checks.index cuvil.runtime.checks.list_index", raises="opaque"),
     **_entries(" ".join(INTO), writes=(Arg(0),), views=(Arg(0),), raises="opaque"),
     **_entries(" ".join(UPDATES), writes=(Arg(0),), views=(Arg(0),), raises="opaque"),
     # lower/indirect.py's test before a loop: reads its arguments, writes none, cannot raise

@@ -219,6 +219,9 @@ class BoundsChecks(cst.CSTTransformer):
 
     def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
         kind = self.types.of(original.value)
+        if self.versions and not isinstance(kind, Array | Tuple) and len(original.slice) == 1 \
+                and isinstance(original.slice[0].slice, cst.Index) and hoistable(original.value):
+            return self._listed(original, updated)
         if not isinstance(kind, Array) or not hoistable(original.value):
             return updated
         if (spread := self._spread(original, kind)) is not None:
@@ -250,6 +253,17 @@ class BoundsChecks(cst.CSTTransformer):
                 new = new.with_changes(slice=new.slice.with_changes(value=checked))
             elements.append(new)
         return updated.with_changes(slice=elements)
+
+    def _listed(self, original: cst.Subscript, updated: cst.Subscript) -> cst.Subscript:
+        """`xs[i]` of a value the types do not know (a list, to Numba): runtime/checks.list_index tests `i` when
+        it is a list (Python's words, at the user's line) and is `i` itself for anything else."""
+        index = updated.slice[0].slice
+        kind = self.types.of(cst.ensure_type(original.slice[0].slice, cst.Index).value)
+        if not isinstance(index, cst.Index) or not (isinstance(kind, Scalar) and kind.dtype != "bool"):
+            return updated
+        args = [cst.Arg(original.value), cst.Arg(index.value)] + ([cst.Arg(cst.Name("True"))] if self.targets else [])
+        checked = cst.Call(cst.Name(self.intrinsic(MODULE, "list_index")), args)
+        return updated.with_changes(slice=[updated.slice[0].with_changes(slice=index.with_changes(value=checked))])
 
     def _spread(self, original: cst.Subscript, kind: Array) -> cst.Subscript | None:
         """`x[t]` with `t` a tuple variable (`t = i, 0`; a tuple argument) indexes as `x[t[0], t[1]]`: each

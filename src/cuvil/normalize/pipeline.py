@@ -10,6 +10,7 @@ from libcst.metadata import MetadataWrapper
 from ..frontend.parse import Parsed
 from .canonical import CanonicalBlocks
 from .chained_compare import ChainedCompare
+from .comprehensions import Comprehensions
 from .elif_chain import ElifChain
 from .for_in import ForInToIndex
 from .layout import FlatLayout
@@ -22,8 +23,9 @@ PASSES: tuple[type[cst.CSTTransformer], ...] = (
     FlatLayout,
     CanonicalBlocks,
     LoopElse,
-    ForInToIndex,
     ElifChain,
+    Comprehensions,
+    ForInToIndex,
     ChainedCompare,
     SingleExit,
 )

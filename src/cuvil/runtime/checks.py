@@ -52,6 +52,38 @@ def _beyond_intp(at):
         _raise_beyond_intp(at)
 
 
+def list_index(seq, i, store=False, at=0):
+    """`i`, once it is inside a list's -n … n-1 (Python's words when not); anything but a list passes as it is."""
+    if isinstance(seq, list) and not -len(seq) <= i < len(seq):
+        raise IndexError("list assignment index out of range" if store else "list index out of range")
+    return i
+
+
+def _raise_list_out_of_range(store, at):
+    raise located(IndexError, "list assignment index out of range" if store else "list index out of range", at)
+
+
+@numba.njit("void(boolean, int64)", cache=True)
+def _list_out_of_range(store, at):
+    with numba.objmode():
+        _raise_list_out_of_range(store, at)
+
+
+@overload(list_index, inline="always", jit_options={"nogil": True})
+def _list_index(seq, i, store=False, at=0):
+    """Numba's own list check raises "getitem out of range" from its library code, with no line of the user's."""
+    if not isinstance(seq, types.List) or not isinstance(i, types.Integer):
+        return lambda seq, i, store=False, at=0: i
+
+    def impl(seq, i, store=False, at=0):
+        n = len(seq)
+        if i < -n or i >= n:
+            _list_out_of_range(store, np.int64(at))
+        return i
+
+    return impl
+
+
 _FAILS = (types.int64,) * 4  # _out_of_bounds's signature
 
 
