@@ -38,11 +38,33 @@ UNSUPPORTED = [
             for i in range(x):
                 yield i
         """, 3, 9, "'yield'"),
-    ("lambda", """
+    ("lambda inside an if", """
+        def f(x):
+            if x > 0:
+                g = lambda v: v + 1
+                return g(x)
+            return x
+        """, 3, 13, "'lambda' is supported only assigned to a name in the function's own body and called"),
+    ("lambda passed on", """
         def f(x):
             g = lambda v: v + 1
+            return h(g, x)
+        """, 3, 14, "'g' is a lambda: it can only be called here"),
+    ("recursive lambda", """
+        def f(x):
+            g = lambda v: 1 if v == 0 else v * g(v - 1)
             return g(x)
-        """, 2, 9, "'lambda'"),
+        """, 2, 40, "'g' is used before its lambda is defined (or by itself)"),
+    ("lambda given a call it never reads", """
+        def f(x):
+            g = lambda v: 1.0
+            return g(h(x))
+        """, 3, 14, "an argument with a call, or one the lambda never reads"),
+    ("lambda with a default", """
+        def f(x):
+            g = lambda v, k=2: v * k
+            return g(x)
+        """, 2, 9, "a lambda with defaults or '*' parameters"),
     ("global", """
         def f(x):
             global COUNT
@@ -185,15 +207,15 @@ def test_unsupported_construct_points_at_it(construct, source, line, col, words)
 def test_error_is_a_syntax_error_with_caret():
     fn = define("""
         def f(x):
-            y = lambda v: v
+            y = {v for v in x}
             return x
         """)
     with pytest.raises(SyntaxError) as info:  # a CuvilSyntaxError is a SyntaxError too
         cuvil.jit(fn)
     text = str(info.value)
-    assert text.splitlines()[0].endswith("2:9: 'lambda' is not supported; define a module-level function and call it")
-    assert text.splitlines()[1].strip() == "y = lambda v: v"
-    assert text.splitlines()[2].index("^") == text.splitlines()[1].index("lambda")
+    assert text.splitlines()[0].endswith("2:9: a set comprehension is not supported; use a loop over a NumPy array")
+    assert text.splitlines()[1].strip() == "y = {v for v in x}"
+    assert text.splitlines()[2].index("^") == text.splitlines()[1].index("{")
 
 
 def test_lambda_as_the_jitted_function_is_rejected():

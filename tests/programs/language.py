@@ -276,6 +276,37 @@ def indexed_comprehension(x):
     return [(i, v) for i, v in enumerate(x) if v > 0]
 
 
+# -- lambdas assigned to a name and called ---------------------------------------------------------------------
+
+def lambda_square_sum(x):
+    sq = lambda v: v * v  # noqa: E731 (the corpora's spelling)
+    s = 0.0
+    for i in range(len(x)):
+        s += sq(x[i])
+    return s
+
+
+def lambda_late_binding(n):
+    k = 2
+    g = lambda v: v * k  # noqa: E731
+    k = 3
+    return g(n)
+
+
+def lambda_calls_lambda(x):
+    clip = lambda v, lo, hi: min(max(v, lo), hi)  # noqa: E731
+    scale = lambda v: clip(v * 0.1, -1.0, 1.0)  # noqa: E731
+    out = np.empty_like(x)
+    for i in range(len(x)):
+        out[i] = scale(x[i])
+    return out
+
+
+def lambda_in_a_conditional(x):
+    sq = lambda v: v * v  # noqa: E731
+    return sq(x[0] + 1.0) if len(x) > 0 else -1.0
+
+
 # -- imports inside the function (the module's own, again) ---------------------------------------------------
 
 def imports_again(x):

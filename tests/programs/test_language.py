@@ -79,10 +79,15 @@ CASES = {
     language.repeated_then_filled: st.tuples(st.integers(0, 12)),
     language.products_of_pairs: st.tuples(farr(INTS), farr(INTS)),
     language.indexed_comprehension: st.tuples(farr()),
+    language.lambda_square_sum: st.tuples(farr()),
+    language.lambda_late_binding: st.tuples(st.integers(-9, 9)),
+    language.lambda_calls_lambda: st.tuples(farr()),
+    language.lambda_in_a_conditional: st.tuples(farr()),
 }
 # Loops that are parallel with their raise (it is recorded, then raised after the loop).
 PARALLEL = [language.sqrt_sum_of_nonnegative, language.check_symmetric, language.scaled_or_raise,
-            language.sum_doubled_without_break, language.broken_over_lines]
+            language.sum_doubled_without_break, language.broken_over_lines, language.lambda_square_sum,
+            language.lambda_calls_lambda]
 JITTED = {fn: cuvil.jit(fn) for fn in CASES}
 PARALLEL_JITTED = {fn: cuvil.jit(fn, parallel=True) for fn in PARALLEL}
 

@@ -17,7 +17,6 @@ _UNSUPPORTED: dict[type[cst.CSTNode], tuple[str, str]] = {
     cst.TryStar: ("'try' is not supported", "check the condition with an if and return an error code instead"),
     cst.With: ("'with' is not supported", "enter the context outside the jitted function"),
     cst.Yield: ("'yield' is not supported", "write the values into an output array and return it"),
-    cst.Lambda: ("'lambda' is not supported", "define a module-level function and call it"),
     cst.Global: ("'global' is not supported", "pass the value in as an argument and return the new value"),
     cst.Nonlocal: ("'nonlocal' is not supported", "pass the value in as an argument and return the new value"),
     cst.FunctionDef: (
@@ -50,6 +49,7 @@ class _SubsetChecker(cst.CSTVisitor):
         self.parsed = parsed
         self.top = parsed.function
         self.consumed: set[int] = set()  # generator expressions a call consumes whole (normalize/comprehensions)
+        self.lambdas: set[int] = set()  # lambdas normalize/lambdas.py inlines
 
     def fail(self, node: cst.CSTNode, message: str, hint: str) -> None:
         rng = self.get_metadata(PositionProvider, node)
@@ -66,14 +66,62 @@ class _SubsetChecker(cst.CSTVisitor):
         row = _UNSUPPORTED.get(type(node))
         if row is not None:
             self.fail(node, *row)
+        if isinstance(node, cst.Lambda) and id(node) not in self.lambdas:
+            self.fail(node, "'lambda' is supported only assigned to a name in the function's own body and called",
+                      "write `f = lambda x: ...` in the function's body and call f(...), or define a module-level "
+                      "function and call it")
         return super().on_visit(node)
 
     def visit_top(self, fn: cst.FunctionDef) -> None:
         # Decorators and annotations are not compiled; only defaults and the body are.
+        self.check_lambdas(fn)
         for param in (*fn.params.posonly_params, *fn.params.params):
             if param.default is not None:
                 walk(param.default, self)
         walk(fn.body, self)
+
+    def check_lambdas(self, fn: cst.FunctionDef) -> None:
+        """Each `f = lambda ...` in the function's own body that normalize/lambdas.py can inline exactly."""
+        stmts = list(cst.ensure_type(fn.body, cst.IndentedBlock).body)
+        for k, stmt in enumerate(stmts):
+            found = lambda_assignment(stmt)
+            if found is None:
+                continue
+            name, lam = found
+            params = lam.params
+            if params.posonly_params or params.kwonly_params or isinstance(params.star_arg, cst.Param) \
+                    or params.star_kwarg is not None or any(p.default is not None for p in params.params):
+                self.fail(lam, "a lambda with defaults or '*' parameters is not supported",
+                          "give it plain parameters, or define a module-level function")
+            inner = _first(lam.body, cst.Lambda, cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp,
+                           cst.NamedExpr)
+            if inner is not None:
+                self.fail(inner, "a lambda's body may not hold a lambda or a comprehension",
+                          "define a module-level function and call it")
+            names = [p.name.value for p in params.params]
+            uses = _Uses(name)
+            walk(fn, uses)
+            if uses.bindings != 1 or name in {p.name.value for p in fn.params.params}:
+                self.fail(lam, f"'{name}' holds a lambda and is bound again in the function",
+                          "give the lambda a name of its own")
+            for earlier in (*stmts[:k], lam.body):
+                user = _first_name(earlier, name)
+                if user is not None:
+                    self.fail(user, f"'{name}' is used before its lambda is defined (or by itself)",
+                              "define the lambda first; a recursive function is a module-level def")
+            for bare in uses.bare:
+                self.fail(bare, f"'{name}' is a lambda: it can only be called here",
+                          "define a module-level function to pass it around")
+            for call in uses.calls:
+                if len(call.args) != len(names) or any(a.keyword is not None or a.star for a in call.args):
+                    self.fail(call, f"'{name}' takes {len(names)} positional argument(s) here",
+                              "pass one positional argument per parameter")
+                for param, arg in zip(names, call.args):
+                    reads = _reads(lam.body, param)
+                    if not (_trivial(arg.value) or reads == 1 or reads > 1 and _pure(arg.value)):
+                        self.fail(arg, "an argument with a call, or one the lambda never reads, must be a name or a "
+                                       "literal", "assign it to a variable first")
+            self.lambdas.add(id(lam))
 
     def check_signature(self, fn: cst.FunctionDef) -> None:
         if fn.asynchronous is not None:
@@ -138,6 +186,97 @@ class _SubsetChecker(cst.CSTVisitor):
                     "a chained comparison cannot call a function in its middle operand",
                     "assign the value to a variable first",
                 )
+
+
+def lambda_assignment(stmt: cst.BaseStatement) -> tuple[str, cst.Lambda] | None:
+    """(name, lambda) of a statement `name = lambda ...: ...`."""
+    if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1 or not isinstance(stmt.body[0], cst.Assign):
+        return None
+    assign = stmt.body[0]
+    if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name) \
+            or not isinstance(assign.value, cst.Lambda):
+        return None
+    return assign.targets[0].target.value, assign.value
+
+
+class _Uses(cst.CSTVisitor):
+    """Where a name is bound, called and used otherwise."""
+
+    def __init__(self, name: str):
+        super().__init__()
+        self.name = name
+        self.bindings = 0
+        self.calls: list[cst.Call] = []
+        self.bare: list[cst.Name] = []
+        self.seen: set[int] = set()  # names already accounted for (targets, called names)
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        for found in _names_in(node.target):
+            if found.value == self.name:
+                self.bindings += 1
+                self.seen.add(id(found))
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self.visit_AssignTarget(cst.AssignTarget(node.target))
+
+    def visit_For(self, node: cst.For) -> None:
+        self.visit_AssignTarget(cst.AssignTarget(node.target))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Name) and node.func.value == self.name:
+            self.calls.append(node)
+            self.seen.add(id(node.func))
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self.seen.add(id(node.attr))
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value == self.name and id(node) not in self.seen:
+            self.bare.append(node)
+
+
+def _names_in(target: cst.BaseExpression) -> list[cst.Name]:
+    if isinstance(target, cst.Name):
+        return [target]
+    if isinstance(target, cst.Tuple | cst.List):
+        return [n for e in target.elements for n in _names_in(e.value)]
+    return []
+
+
+def _first(node: cst.CSTNode, *kinds: type[cst.CSTNode]) -> cst.CSTNode | None:
+    if isinstance(node, kinds):
+        return node
+    return next((found for child in node.children if (found := _first(child, *kinds)) is not None), None)
+
+
+def _first_name(node: cst.CSTNode, name: str) -> cst.Name | None:
+    if isinstance(node, cst.Name) and node.value == name:
+        return node
+    if isinstance(node, cst.Attribute):
+        return _first_name(node.value, name)
+    return next((found for child in node.children if (found := _first_name(child, name)) is not None), None)
+
+
+def _reads(node: cst.CSTNode, name: str) -> int:
+    if isinstance(node, cst.Name):
+        return int(node.value == name)
+    if isinstance(node, cst.Attribute):
+        return _reads(node.value, name)
+    return sum(_reads(child, name) for child in node.children)
+
+
+def _trivial(node: cst.BaseExpression) -> bool:
+    """Evaluating it twice, or not at all, is not seen: a name, a literal, a module's attribute."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        return isinstance(node.expression, cst.Integer | cst.Float)
+    if isinstance(node, cst.Attribute):
+        return _trivial(node.value)
+    return isinstance(node, cst.Name | cst.Integer | cst.Float | cst.SimpleString)
+
+
+def _pure(node: cst.CSTNode) -> bool:
+    """No call: evaluating it again gives the same value, or raises the same exception first."""
+    return not isinstance(node, cst.Call | cst.Lambda | cst.NamedExpr) and all(_pure(c) for c in node.children)
 
 
 _GENERATOR_CONSUMERS = frozenset({"sum", "min", "max", "sorted", "list", "tuple", "any", "all"})

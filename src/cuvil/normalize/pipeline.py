@@ -13,6 +13,7 @@ from .chained_compare import ChainedCompare
 from .comprehensions import Comprehensions
 from .elif_chain import ElifChain
 from .for_in import ForInToIndex
+from .lambdas import InlineLambdas
 from .layout import FlatLayout
 from .loop_else import LoopElse
 from .names import assigned_names
@@ -22,6 +23,7 @@ from .single_exit import SingleExit
 PASSES: tuple[type[cst.CSTTransformer], ...] = (
     FlatLayout,
     CanonicalBlocks,
+    InlineLambdas,
     LoopElse,
     ElifChain,
     Comprehensions,
