@@ -59,7 +59,9 @@ class InlineLambdas(cst.CSTTransformer):
             if found is not None:
                 lambdas[found[0]] = found[1].with_changes(body=found[1].body.visit(_Calls(lambdas)))
                 continue
-            kept.append(cst.ensure_type(stmt.visit(_Calls(lambdas)), cst.BaseStatement) if lambdas else stmt)
+            inlined = stmt.visit(_Calls(lambdas)) if lambdas else stmt
+            assert isinstance(inlined, cst.BaseStatement)
+            kept.append(inlined)
         if not lambdas:
             return updated
         return updated.with_changes(body=body.with_changes(body=kept or [cst.SimpleStatementLine([cst.Pass()])]))
