@@ -153,6 +153,7 @@ class BoundsChecks(cst.CSTTransformer):
         self.statements: list[cst.CSTNode] = []  # the statements being visited, outermost first
         self.counts = {"proved": 0, "hoisted": 0, "checked": 0}  # per index, for cuvil.explain (issue 10 §4)
         self.targets = 0  # inside an assignment's target: Python evaluates it after the value
+        self.lists: set[str] = set()  # names that only ever hold a list (_list_names)
 
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
         self.targets += 1
@@ -215,12 +216,15 @@ class BoundsChecks(cst.CSTTransformer):
         return updated
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return not self.loops and not self.statements  # only the function itself, not nested ones
+        if self.loops or self.statements:
+            return False  # only the function itself, not nested ones
+        self.lists = _list_names(node)
+        return True
 
     def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
         kind = self.types.of(original.value)
-        if self.versions and not isinstance(kind, Array | Tuple) and len(original.slice) == 1 \
-                and isinstance(original.slice[0].slice, cst.Index) and hoistable(original.value):
+        if self.versions and isinstance(original.value, cst.Name) and original.value.value in self.lists \
+                and len(original.slice) == 1 and isinstance(original.slice[0].slice, cst.Index):
             return self._listed(original, updated)
         if not isinstance(kind, Array) or not hoistable(original.value):
             return updated
@@ -255,8 +259,7 @@ class BoundsChecks(cst.CSTTransformer):
         return updated.with_changes(slice=elements)
 
     def _listed(self, original: cst.Subscript, updated: cst.Subscript) -> cst.Subscript:
-        """`xs[i]` of a value the types do not know (a list, to Numba): runtime/checks.list_index tests `i` when
-        it is a list (Python's words, at the user's line) and is `i` itself for anything else."""
+        """`xs[i]` of a list: runtime/checks.list_index tests `i` with Python's words, at the user's line."""
         index = updated.slice[0].slice
         kind = self.types.of(cst.ensure_type(original.slice[0].slice, cst.Index).value)
         if not isinstance(index, cst.Index) or not (isinstance(kind, Scalar) and kind.dtype != "bool"):
@@ -360,6 +363,41 @@ class BoundsChecks(cst.CSTTransformer):
             if not any(check.deep_equals(h) for h in loop.hoisted + loop.stores):
                 into.append(check)
         return loop
+
+
+def _list_names(fn: cst.FunctionDef) -> set[str]:
+    """Names every assignment of which is a list: a literal, `[...] * n`, `list(...)` or `sorted(...)` (the
+    comprehensions' `_l0 = []`). The types know no lists; Numba checks their indices in its own words."""
+    values: dict[str, list[cst.BaseExpression | None]] = {}
+
+    class Assigned(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    values.setdefault(target.target.value, []).append(node.value)
+                else:
+                    for name in assigned_names(target):
+                        values.setdefault(name, []).append(None)
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            for name in assigned_names(cst.AssignTarget(node.target)):
+                values.setdefault(name, []).append(None)
+
+        def visit_For(self, node: cst.For) -> None:
+            for name in assigned_names(cst.AssignTarget(node.target)):
+                values.setdefault(name, []).append(None)
+
+    walk(fn.body, Assigned())
+    params = {p.name.value for p in fn.params.params}
+    return {name for name, found in values.items() if name not in params and all(_a_list(v) for v in found)}
+
+
+def _a_list(value: cst.BaseExpression | None) -> bool:
+    if isinstance(value, cst.List):
+        return True
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Multiply):
+        return isinstance(value.left, cst.List) or isinstance(value.right, cst.List)
+    return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in ("list", "sorted")
 
 
 def _affine(index: cst.BaseExpression) -> tuple[str, cst.BaseBinaryOp | None, cst.BaseExpression] | None:
