@@ -145,6 +145,17 @@ def sum_doubled_without_break(x):
     return s
 
 
+def rows_without_zero(a):
+    count = 0
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            if a[i, j] == 0.0:
+                break
+        else:
+            count += 1
+    return count
+
+
 def first_row_without_zero(a):
     row = -1
     for i in range(a.shape[0]):

@@ -56,6 +56,8 @@ CASES = {
     language.count_primes_below: st.tuples(st.integers(0, 120)),
     language.halve_until_multiple_of_seven: st.tuples(st.integers(-5, 10**6)),
     language.sum_doubled_without_break: st.tuples(farr()),
+    language.rows_without_zero: st.tuples(st.tuples(st.integers(0, 5), st.integers(0, 5)).flatmap(
+        lambda s: hnp.arrays(np.float64, s, elements=st.sampled_from([0.0, 1.0, 2.0, 3.0])))),
     language.first_row_without_zero: st.tuples(st.tuples(st.integers(0, 5), st.integers(0, 5)).flatmap(
         lambda s: hnp.arrays(np.float64, s, elements=st.sampled_from([0.0, 1.0, 2.0, 3.0])))),
     language.first_crossing: st.tuples(farr(), farr()),
@@ -87,7 +89,7 @@ CASES = {
 # Loops that are parallel with their raise (it is recorded, then raised after the loop).
 PARALLEL = [language.sqrt_sum_of_nonnegative, language.check_symmetric, language.scaled_or_raise,
             language.sum_doubled_without_break, language.broken_over_lines, language.lambda_square_sum,
-            language.lambda_calls_lambda]
+            language.lambda_calls_lambda, language.rows_without_zero]
 JITTED = {fn: cuvil.jit(fn) for fn in CASES}
 PARALLEL_JITTED = {fn: cuvil.jit(fn, parallel=True) for fn in PARALLEL}
 
@@ -139,7 +141,8 @@ def test_parallel_matches_python(fn, data):
 @pytest.mark.parametrize("fn", PARALLEL, ids=lambda f: f.__name__)
 def test_the_loops_with_a_raise_are_parallel(fn):
     x = np.arange(5.0)
-    args = {language.check_symmetric: (np.eye(3),), language.scaled_or_raise: (x, np.zeros(5), 10.0)}.get(fn, (x,))
+    args = {language.check_symmetric: (np.eye(3),), language.scaled_or_raise: (x, np.zeros(5), 10.0),
+            language.rows_without_zero: (np.eye(3),)}.get(fn, (x,))
     PARALLEL_JITTED[fn](*args)
     assert "numba.prange(" in PARALLEL_JITTED[fn].source()
 
