@@ -318,6 +318,16 @@ def lambda_in_a_conditional(x):
     return sq(x[0] + 1.0) if len(x) > 0 else -1.0
 
 
+# -- NumPy through Python's builtins ---------------------------------------------------------------------------
+
+def nearest_symbol(e, symbols):
+    out = np.zeros(len(e), dtype=e.dtype)
+    for i in range(len(e)):
+        k = np.argmin(abs(e[i] - symbols) ** 2)
+        out[i] = symbols[k]
+    return out, abs(symbols)
+
+
 # -- imports inside the function (the module's own, again) ---------------------------------------------------
 
 def imports_again(x):

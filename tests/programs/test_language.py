@@ -81,6 +81,8 @@ CASES = {
     language.repeated_then_filled: st.tuples(st.integers(0, 12)),
     language.products_of_pairs: st.tuples(farr(INTS), farr(INTS)),
     language.indexed_comprehension: st.tuples(farr()),
+    language.nearest_symbol: st.tuples(*[hnp.arrays(np.complex128, st.integers(1, 8), elements=st.complex_numbers(
+        max_magnitude=100, allow_nan=False, allow_infinity=False))] * 2),
     language.lambda_square_sum: st.tuples(farr()),
     language.lambda_late_binding: st.tuples(st.integers(-9, 9)),
     language.lambda_calls_lambda: st.tuples(farr()),

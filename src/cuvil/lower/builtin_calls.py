@@ -11,6 +11,7 @@ they give CPython's answer for Python numbers and NumPy's for NumPy values, wher
     round(15, -1)               →  round_int_ndigits(15, -1)       # an int, exactly (Numba: 20.0)
     round(np.int8(125), -1)     →  round_integer(x, -1)            # NumPy's, in int8 (Numba: a float32)
     max(np.uint64(u), 0)        →  max(u, np.uint64(0))            # one type holding both (Numba: float64)
+    abs(complex_array)          →  absolute(z)                     # NumPy's np.absolute (Numba: no complex)
     isinstance(True, int)       →  True                            # decided when compiling (lower/isinstances.py)
     math.trunc(np.int8(3))      →  numpy_refuses(x, "type numpy.int8 doesn't define __trunc__ method")
 """
@@ -88,6 +89,9 @@ class BuiltinCalls:
             helper = ("cuvil.runtime.pyint", "round_int_ndigits") if kind.weak else \
                 ("cuvil.runtime.elementwise", "round_integer")
             return updated.with_changes(func=cst.Name(self.intrinsic(*helper)))
+        if name == "abs" and len(positional) == len(updated.args) == 1 \
+                and isinstance(self.types.of(original.args[0].value), Array):  # ndarray.__abs__ is np.absolute
+            return updated.with_changes(func=cst.Name(self.intrinsic("numpy", "absolute")))  # Numba: no complex
         if name in ("max", "min") and len(positional) == len(updated.args) >= 2:
             return self._extreme(original, updated)
         if name == "isinstance":
