@@ -328,6 +328,15 @@ def nearest_symbol(e, symbols):
     return out, abs(symbols)
 
 
+def laplace_by_rolls(grid, dt):
+    return grid + dt * (np.roll(grid, 1, axis=0) + np.roll(grid, -1, axis=0) + np.roll(grid, 1, axis=1)
+                        + np.roll(grid, -1, axis=1) - 4 * grid)
+
+
+def roll_along(a, k, axis):
+    return np.roll(a, k, axis=axis)
+
+
 # -- imports inside the function (the module's own, again) ---------------------------------------------------
 
 def imports_again(x):

@@ -83,6 +83,10 @@ CASES = {
     language.indexed_comprehension: st.tuples(farr()),
     language.nearest_symbol: st.tuples(*[hnp.arrays(np.complex128, st.integers(1, 8), elements=st.complex_numbers(
         max_magnitude=100, allow_nan=False, allow_infinity=False))] * 2),
+    language.laplace_by_rolls: st.tuples(st.tuples(st.integers(1, 5), st.integers(1, 5)).flatmap(
+        lambda s: hnp.arrays(np.float64, s, elements=SMALL)), st.floats(0, 1)),
+    language.roll_along: st.tuples(hnp.arrays(st.sampled_from([np.float64, np.int32, np.bool_]), hnp.array_shapes(
+        min_dims=0, max_dims=3, min_side=0, max_side=4)), st.integers(-9, 9), st.integers(-4, 3)),
     language.lambda_square_sum: st.tuples(farr()),
     language.lambda_late_binding: st.tuples(st.integers(-9, 9)),
     language.lambda_calls_lambda: st.tuples(farr()),

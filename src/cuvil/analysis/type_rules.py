@@ -264,6 +264,9 @@ class Rules(NumpyRules):
             return self.math(name.rsplit(".", 1)[1], args)
         if name == "cuvil.runtime.axes.cumprod_axis" and len(args) >= 2:  # np.cumprod(a, axis=k), lowered
             return self.numpy("cumprod", args[:1], {"axis": args[1]})
+        if name == "cuvil.runtime.axes.roll_axis" and args:  # np.roll(a, k, axis=j): a's own type
+            array = self.of(args[0])
+            return array if isinstance(array, Array) else UNKNOWN
         if name in ("cuvil.runtime.axes.sort_axis", "cuvil.runtime.axes.argsort_axis") and args:  # and sorts
             array = self.of(args[0])
             if not isinstance(array, Array):

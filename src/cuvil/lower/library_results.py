@@ -86,6 +86,8 @@ class LibraryResults(Clips, Linspaces, Roundings):
             one = cst.Call(cst.Attribute(cst.Name(self.numpy()), cst.Name("full")),
                            [cst.Arg(cst.Integer("1")), updated.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)])
             return updated.with_changes(args=[updated.args[0].with_changes(value=one), *updated.args[1:]])
+        if name == "numpy.roll" and self.arrays_into:
+            return self._roll(original, updated)
         if short in _ALONG and (name.startswith("numpy.") or short != "sort"):
             return self._along_axis(original, updated, short, name.startswith("."))
         if name == ".sort" and updated.args:  # `a.sort(k)` sorts in place along k: Numba's method takes no axis
@@ -115,6 +117,24 @@ class LibraryResults(Clips, Linspaces, Roundings):
                 and updated.args[0].keyword is None and isinstance(self.types.of(original.args[0].value), Array):
             return self._call(updated.args[0].value, np.dtype(short).name, True)  # Numba: no np.float32(array)
         return None
+
+    def _roll(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression | None:
+        """`np.roll(a, k, axis=j)` with an integer shift and axis: runtime/axes.roll_axis (Numba's takes no axis;
+        without one, or `axis=None`, Numba's flattened roll is NumPy's)."""
+        named = {a.keyword.value: a.value for a in updated.args if a.keyword is not None}
+        given = [a.value for a in updated.args if a.keyword is None]
+        if set(named) - {"shift", "axis"} or any(a.star for a in updated.args):
+            return None
+        values = dict(zip(("a", "shift", "axis"), given)) | named
+        if set(values) != {"a", "shift", "axis"} or is_none(values["axis"]):
+            return None
+        originals = dict(zip(("a", "shift", "axis"), (a.value for a in original.args if a.keyword is None))) | {
+            a.keyword.value: a.value for a in original.args if a.keyword is not None}
+        if not all(isinstance(self.types.of(originals[k]), Scalar) and "int" in str(
+                getattr(self.types.of(originals[k]), "dtype", "")) for k in ("shift", "axis")):
+            return None  # a tuple of shifts or axes: Numba refuses it in its words
+        helper = cst.Name(self.intrinsic("cuvil.runtime.axes", "roll_axis"))
+        return cst.Call(helper, [cst.Arg(values["a"]), cst.Arg(values["shift"]), cst.Arg(values["axis"])])
 
     def _along_axis(self, original: cst.Call, updated: cst.Call, short: str, method: bool) -> cst.BaseExpression | None:
         """`np.cumprod(a, axis=k)`, `np.sort(a, axis=k)`, `np.argsort(a)` of a 2-D array …: runtime/axes.py, which

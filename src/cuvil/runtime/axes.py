@@ -1,10 +1,11 @@
 """NumPy functions along an axis that Numba lacks: `np.cumprod` and `.cumprod()` take no `axis` there (its cumsum
-does), `np.sort` sorts the last axis only, `np.argsort` only 1-D arrays. The lowering calls these for `np.cumprod(a,
-axis=k)`, `a.cumprod(k)`, `np.sort(a, axis=k)`, `a.sort(axis=k)` (in place), `np.argsort(a, axis=k)` and
-`np.argsort` of a 2-D or higher array (lower/library_results.py). Each works on the lanes along the axis (the array
-seen as outer × n × inner), with NumPy's dtypes (a product of an integer or bool array accumulates in int64, uint in
-uint64, with wrap-around; argsort gives int64) and NumPy's AxisError at the user's line for an axis out of range.
-Each lane is sorted by Numba's own 1-D sort, so ties and NaNs order as Cuvil's 1-D `np.sort`/`np.argsort` do.
+does), `np.sort` sorts the last axis only, `np.argsort` only 1-D arrays, `np.roll` takes no `axis`. The lowering
+calls these for `np.cumprod(a, axis=k)`, `a.cumprod(k)`, `np.sort(a, axis=k)`, `a.sort(axis=k)` (in place),
+`np.argsort(a, axis=k)`, `np.argsort` of a 2-D or higher array and `np.roll(a, s, axis=k)`
+(lower/library_results.py). Each works on the lanes along the axis (the array seen as outer × n × inner), with
+NumPy's dtypes (a product of an integer or bool array accumulates in int64, uint in uint64, with wrap-around;
+argsort gives int64) and NumPy's AxisError at the user's line for an axis out of range. Each lane is sorted by
+Numba's own 1-D sort, so ties and NaNs order as Cuvil's 1-D `np.sort`/`np.argsort` do.
 """
 
 from __future__ import annotations
@@ -41,6 +42,10 @@ def argmin_axis(a, axis, at=0):
     return np.argmin(a, axis=axis)
 
 
+def roll_axis(a, shift, axis, at=0):
+    return np.roll(a, shift, axis=axis)
+
+
 def _raise_empty(which, at):
     raise located(ValueError, f"attempt to get {'argmax' if which else 'argmin'} of an empty sequence", at)
 
@@ -52,8 +57,11 @@ def _empty_error(which, at):
 
 
 def _raise_axis(axis, ndim, at):
-    message = f"axis {axis} is out of bounds for array of dimension {ndim}"
-    raise located(np.exceptions.AxisError, message, at)
+    """NumPy's own AxisError(axis, ndim): its words and its args, the user's line after them (runtime/where.py)."""
+    error = np.exceptions.AxisError(int(axis), int(ndim), None)  # as NumPy raises it: args (axis, ndim, None)
+    if at:
+        error.args = (*error.args, int(at))
+    raise error
 
 
 @numba.njit("void(int64, int64, int64)", cache=True)
@@ -184,3 +192,34 @@ overload(argmin_axis, jit_options={"nogil": True})(_arg_extreme(False))
 @overload(argsort_axis, jit_options={"nogil": True})
 def _argsort_axis(a, axis, at=0):
     return _along(a, axis, _order, np.dtype(np.int64))
+
+
+@overload(roll_axis, jit_options={"nogil": True})
+def _roll_axis(a, shift, axis, at=0):
+    """np.roll(a, k, axis=j): Numba's np.roll takes no axis. Element j of each lane goes to (j + k) mod n."""
+    if not isinstance(a, types.Array) or not isinstance(shift, types.Integer) or not isinstance(axis, types.Integer):
+        return None
+    ndim = a.ndim
+    if ndim == 0:
+        def scalar(a, shift, axis, at=0):
+            _axis_error(np.int64(axis), np.int64(0), np.int64(at))
+            return a.copy()
+
+        return scalar
+
+    def impl(a, shift, axis, at=0):
+        outer, n, inner = _lanes(a.shape, axis, ndim, at)
+        out = np.empty(a.shape, a.dtype)
+        if out.size == 0:
+            return out
+        step = shift % n
+        rows = np.ascontiguousarray(a).reshape((outer, n, inner))
+        into = out.reshape((outer, n, inner))
+        for o in range(outer):
+            for j in range(n):
+                to = (j + step) % n
+                for i in range(inner):
+                    into[o, to, i] = rows[o, j, i]
+        return out
+
+    return impl
