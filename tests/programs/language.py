@@ -337,6 +337,18 @@ def roll_along(a, k, axis):
     return np.roll(a, k, axis=axis)
 
 
+def tile_reps(a, reps):
+    return np.tile(a, reps)
+
+
+def pairwise_differences_by_tile(x):
+    n = len(x)
+    t = np.tile(x, (n, 1))
+    d = t - t.T
+    d[d > 2.0] = d[d > 2.0] - 4.0
+    return d
+
+
 # -- imports inside the function (the module's own, again) ---------------------------------------------------
 
 def imports_again(x):

@@ -156,6 +156,12 @@ class NumpyRules:
             if isinstance(q, Array) and isinstance(result, Scalar):  # one value per q
                 return Array(result.dtype, q.ndim) if q.ndim else result
             return result
+        if name == "tile" and len(args) == 2:  # max(a.ndim, len(reps)) axes, a's dtype
+            reps = self.of(args[1])
+            count = len(reps.items) if isinstance(reps, Tuple) else 1 if isinstance(reps, Scalar) else None
+            if count is None or not isinstance(first, Array | Scalar):
+                return UNKNOWN
+            return Array(first.dtype, max(first.ndim if isinstance(first, Array) else 0, count))
         if name in _ALLOCATE or name == "full":
             ndim = _ndim_of_shape(first)
             explicit = keywords.get("dtype") or (args[2] if name == "full" and len(args) > 2 else

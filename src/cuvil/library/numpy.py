@@ -128,7 +128,7 @@ LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.checks.list_in
                          "one_element", "nonnegative_dims", "reshapes", "fits_into", "scale", "arange_step",
                          "arange_float_step", "unpacks", "sequence_into_element")),
                      "cuvil.runtime.intrinsics.inplace_value", "cuvil.runtime.big_ints.beyond_int64",
-                     "cuvil.runtime.histograms.histogram", "cuvil.runtime.products.cross",
+                     "cuvil.runtime.histograms.histogram", "cuvil.runtime.products.cross", "cuvil.runtime.tiles.tile",
                      *(f"cuvil.runtime.axes.{n}" for n in ("cumprod_axis", "sort_axis", "argsort_axis", "roll_axis",
                                                            "sort_in_place", "argmax_axis", "argmin_axis")),
                      "cuvil.runtime.products.int_dot", "cuvil.runtime.products.int_matmul",

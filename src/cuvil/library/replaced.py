@@ -23,6 +23,7 @@ REPLACED: dict[str, tuple[str, str, frozenset[str]]] = {  # NumPy's name → (mo
     "numpy.correlate": ("cuvil.runtime.products", "correlate", frozenset()),
     "numpy.cross": ("cuvil.runtime.products", "cross", frozenset()),
     "numpy.trapezoid": ("cuvil.runtime.integrals", "trapezoid", frozenset({"x", "dx"})),
+    "numpy.tile": ("cuvil.runtime.tiles", "tile", frozenset()),  # Numba has none
 }
 
 HELPERS: dict[str, str] = {f"{module}.{helper}": name for name, (module, helper, _) in REPLACED.items()}
