@@ -11,10 +11,9 @@ import importlib
 import types
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from .captures import MISSING, lookup
-from .parse import Parsed, syntax_error
+from .parse import Checker, Parsed
 
 _HINT = "import it at module level; compiled code reads the module's names"
 
@@ -38,12 +37,10 @@ def _bound(alias: cst.ImportAlias, package: str | None) -> tuple[str, object]:
     return top, importlib.import_module(top)
 
 
-class _Imports(cst.CSTVisitor):
-    METADATA_DEPENDENCIES = (PositionProvider,)
-
+class _Imports(Checker):
     def __init__(self, fn: types.FunctionType, parsed: Parsed):
-        super().__init__()
-        self.fn, self.parsed = fn, parsed
+        super().__init__(parsed)
+        self.fn = fn
 
     def visit_Import(self, node: cst.Import) -> None:
         for alias in node.names:
@@ -51,7 +48,7 @@ class _Imports(cst.CSTVisitor):
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         if isinstance(node.names, cst.ImportStar) or node.relative or node.module is None:
-            self.fail(node, "a relative or '*' 'import' inside a jitted function is not supported")
+            self.fail(node, "a relative or '*' 'import' inside a jitted function is not supported", _HINT)
         assert node.module is not None and not isinstance(node.names, cst.ImportStar)
         for alias in node.names:
             self.same(node, alias, _dotted(node.module))
@@ -60,16 +57,11 @@ class _Imports(cst.CSTVisitor):
         try:
             name, value = _bound(alias, package)
         except ImportError as exc:
-            self.fail(node, f"'import' inside a jitted function cannot import {exc.name or _dotted(alias.name)}")
+            self.fail(node, f"'import' inside a jitted function cannot import {exc.name or _dotted(alias.name)}",
+                      _HINT)
         if lookup(self.fn, name) is not value:
             self.fail(node, f"'import' inside a jitted function must bind what the module already binds; "
-                            f"'{name}' at module level is not this")
-
-    def fail(self, node: cst.CSTNode, message: str) -> None:
-        rng = self.get_metadata(PositionProvider, node)
-        assert isinstance(rng, CodeRange)
-        raise syntax_error(self.parsed.source, rng, message, _HINT)
-
+                            f"'{name}' at module level is not this", _HINT)
 
 def check_imports(fn: types.FunctionType, parsed: Parsed) -> None:
-    MetadataWrapper(parsed.module, unsafe_skip_copy=True).visit(_Imports(fn, parsed))
+    _Imports(fn, parsed).check()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import libcst as cst
-from libcst.metadata import CodeRange
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from ..errors import CuvilSyntaxError
 from .source import Source
@@ -52,3 +52,21 @@ def user_position(source: Source, rng: CodeRange) -> tuple[int, int]:
 def syntax_error(source: Source, rng: CodeRange, message: str, hint: str = "") -> CuvilSyntaxError:
     line, col = user_position(source, rng)
     return CuvilSyntaxError(message, source.filename, line, col, source.line(line), hint)
+
+
+class Checker(cst.CSTVisitor):
+    """A check of the parsed function that refuses at the place of the node it names."""
+
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, parsed: Parsed):
+        super().__init__()
+        self.parsed = parsed
+
+    def fail(self, node: cst.CSTNode, message: str, hint: str) -> None:
+        rng = self.get_metadata(PositionProvider, node)
+        assert isinstance(rng, CodeRange)
+        raise syntax_error(self.parsed.source, rng, message, hint)
+
+    def check(self) -> None:
+        MetadataWrapper(self.parsed.module, unsafe_skip_copy=True).visit(self)

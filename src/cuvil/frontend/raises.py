@@ -10,10 +10,9 @@ from __future__ import annotations
 import types
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from .captures import MISSING, lookup
-from .parse import Parsed, syntax_error
+from .parse import Checker, Parsed
 
 
 def _value(fn: types.FunctionType, node: cst.BaseExpression) -> object:
@@ -25,12 +24,10 @@ def _value(fn: types.FunctionType, node: cst.BaseExpression) -> object:
     return MISSING
 
 
-class _Raises(cst.CSTVisitor):
-    METADATA_DEPENDENCIES = (PositionProvider,)
-
+class _Raises(Checker):
     def __init__(self, fn: types.FunctionType, parsed: Parsed):
-        super().__init__()
-        self.fn, self.parsed = fn, parsed
+        super().__init__(parsed)
+        self.fn = fn
 
     def visit_Raise(self, node: cst.Raise) -> None:
         if node.exc is None:
@@ -52,11 +49,5 @@ class _Raises(cst.CSTVisitor):
             self.fail(func, f"'raise' needs a subclass of Exception defined at module level; this is {what}",
                       "raise a builtin exception or your own class: raise ValueError('message')")
 
-    def fail(self, node: cst.CSTNode, message: str, hint: str) -> None:
-        rng = self.get_metadata(PositionProvider, node)
-        assert isinstance(rng, CodeRange)
-        raise syntax_error(self.parsed.source, rng, message, hint)
-
-
 def check_raises(fn: types.FunctionType, parsed: Parsed) -> None:
-    MetadataWrapper(parsed.module, unsafe_skip_copy=True).visit(_Raises(fn, parsed))
+    _Raises(fn, parsed).check()

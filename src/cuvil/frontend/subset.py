@@ -7,9 +7,8 @@ points at the first character of the offending construct in the user's file.
 from __future__ import annotations
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from .parse import Parsed, syntax_error
+from .parse import Checker, Parsed
 from .walk import walk
 
 _UNSUPPORTED: dict[type[cst.CSTNode], tuple[str, str]] = {
@@ -41,20 +40,12 @@ _UNSUPPORTED: dict[type[cst.CSTNode], tuple[str, str]] = {
 _PURE_BUILTINS = frozenset({"len", "abs", "min", "max", "int", "float", "bool", "round"})
 
 
-class _SubsetChecker(cst.CSTVisitor):
-    METADATA_DEPENDENCIES = (PositionProvider,)
-
+class _SubsetChecker(Checker):
     def __init__(self, parsed: Parsed):
-        super().__init__()
-        self.parsed = parsed
+        super().__init__(parsed)
         self.top = parsed.function
         self.consumed: set[int] = set()  # generator expressions a call consumes whole (normalize/comprehensions)
         self.lambdas: set[int] = set()  # lambdas normalize/lambdas.py inlines
-
-    def fail(self, node: cst.CSTNode, message: str, hint: str) -> None:
-        rng = self.get_metadata(PositionProvider, node)
-        assert isinstance(rng, CodeRange)
-        raise syntax_error(self.parsed.source, rng, message, hint)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if node is self.top:
@@ -302,4 +293,4 @@ def _is_pure(expr: cst.BaseExpression) -> bool:
 
 def check_subset(parsed: Parsed) -> None:
     """Raise `CuvilSyntaxError` at the first construct outside the subset."""
-    MetadataWrapper(parsed.module, unsafe_skip_copy=True).visit(_SubsetChecker(parsed))
+    _SubsetChecker(parsed).check()
