@@ -66,7 +66,8 @@ REFUSED = {
                                          "def f(x, o, v):\n    for i in range(3):\n"
                                          "        o[i] = np.clip(x[i], 0, v)\n"),
     "a ufunc's out=": ((np.arange(3.0), np.zeros(3)), "def f(x, o):\n    np.add(x, x, out=o)\n"),
-    "a list": ((np.arange(3.0),), "def f(x):\n    v = [1, 2]\n    return x[0] + v[0]\n"),
+    "a list in a kernel": ((np.arange(3.0),), "def f(x):\n    for i in range(3):\n        v = [x[i], 2.0]\n"
+                                             "        x[i] = v[0] + v[1]\n"),
     "a set": ((np.arange(3.0),), "def f(x):\n    s = {1, 2}\n    return len(s)\n"),
 }
 

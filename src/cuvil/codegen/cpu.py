@@ -88,7 +88,7 @@ def print_plan(plan: Plan, runtime: Callable[[str, str], str]) -> cst.FunctionDe
                 out.append(_advised(region.statement, runtime))
             elif isinstance(region, ParallelNest):
                 dtypes = {name: dtype for name, _, dtype in region.reductions}
-                out += parallel_loop(region.loop, region.decision, fresh, intrinsic, dtypes)
+                out += parallel_loop(region.loop, region.decision, fresh, intrinsic, dtypes, parfor=True)
             else:
                 stmt = region.statement
                 body = stmt.body.with_changes(body=regions(region.body))

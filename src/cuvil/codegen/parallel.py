@@ -134,9 +134,10 @@ def _nested_update(body: Sequence[cst.BaseStatement], name: str) -> type[cst.Bas
 
 class _Printer:
     def __init__(self, loop: cst.For, decision: LoopDecision, fresh: Fresh, intrinsic: Callable[[str], str],
-                 dtypes: dict[str, str] | None = None):
+                 dtypes: dict[str, str] | None = None, parfor: bool = False):
         self.loop, self.decision, self.fresh, self.intrinsic = loop, decision, fresh, intrinsic
         self.dtypes = dtypes or {}
+        self.parfor = parfor
         self.line = origin_of(loop)
         assert isinstance(loop.target, cst.Name) and isinstance(loop.iter, cst.Call)
         self.var = loop.target.value
@@ -210,7 +211,7 @@ class _Printer:
             guarded = distinct_index_copies(guarded, index)
         if self.ok:
             head.append(_assign(self.ok, cst.Name("True"), line))
-            guarded = self.private(guarded)
+            guarded = self.private(guarded) if self.parfor else guarded
         guarded, tail = self.partials(guarded, head)
         loop = self.loop.with_changes(target=cst.Name(k), iter=cst.Call(prange, [cst.Arg(count)]),
                                       body=self.loop.body.with_changes(body=[*head, *guarded, *tail]))
@@ -383,9 +384,10 @@ class _Iteration(cst.CSTTransformer):
 
 
 def parallel_loop(loop: cst.For, decision: LoopDecision, fresh: Fresh, intrinsic: Callable[[str], str],
-                  dtypes: dict[str, str] | None = None) -> Stmts:
+                  dtypes: dict[str, str] | None = None, parfor: bool = False) -> Stmts:
     """The statements that replace `loop`, which `decision` found parallel; `dtypes` are its reductions'
-    (the CPU target's Numba parfor needs partials for nested updates: `partials`)."""
-    printer = _Printer(loop, decision, fresh, intrinsic, dtypes)
+    (the CPU target's Numba parfor needs partials for nested updates: `partials`; `parfor`: it is Numba's
+    parfor that runs it, whose typing needs the body's own names: `private`)."""
+    printer = _Printer(loop, decision, fresh, intrinsic, dtypes, parfor)
     printed = printer.statements()
     return [s.visit(_Iteration(printer.k)) for s in printed]  # type: ignore[misc]

@@ -13,7 +13,15 @@ from .origins import origin_of, with_origin
 
 
 class CanonicalBlocks(cst.CSTTransformer):
+    def __init__(self) -> None:
+        super().__init__()
+        self.depth = 0  # inside a function: its imports go
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.depth += 1
+
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        self.depth -= 1
         # Decorators name cuvil itself and annotations may name typing helpers; neither is compiled.
         params = updated.params.with_changes(
             params=[p.with_changes(annotation=None) for p in updated.params.params]
@@ -39,10 +47,10 @@ class CanonicalBlocks(cst.CSTTransformer):
         return cst.IndentedBlock(body=[_line(s, line) for s in updated.body], header=header)
 
     def leave_Import(self, original: cst.Import, updated: cst.Import) -> cst.BaseSmallStatement:
-        return cst.Pass()  # binds what the module already binds (frontend/imports.py)
+        return cst.Pass() if self.depth else updated  # binds what the module already binds (frontend/imports.py)
 
     def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom) -> cst.BaseSmallStatement:
-        return cst.Pass()
+        return cst.Pass() if self.depth else updated
 
     def leave_AnnAssign(
         self, original: cst.AnnAssign, updated: cst.AnnAssign

@@ -21,8 +21,8 @@ from .origins import AddOrigins
 from .single_exit import SingleExit
 
 PASSES: tuple[type[cst.CSTTransformer], ...] = (
-    FlatLayout,
     CanonicalBlocks,
+    FlatLayout,
     InlineLambdas,
     LoopElse,
     ElifChain,
