@@ -102,7 +102,8 @@ def main() -> None:
         except Exception as exc:  # noqa: BLE001 (the program's own module or setup failed)
             results[path.stem] = ("skipped", f"{type(exc).__name__}: {exc}")
         print(f"{path.stem:28} {results[path.stem][0]:8} {results[path.stem][1]}", flush=True)
-    counts = {k: sum(1 for v in results.values() if v[0] == k) for k in ("match", "wrong", "refused", "crash", "skipped")}
+    kinds = ("match", "wrong", "refused", "crash", "skipped")
+    counts = {k: sum(1 for v in results.values() if v[0] == k) for k in kinds}
     print(" / ".join(f"{k} {v}" for k, v in counts.items()))
     if args.json:
         args.json.write_text(json.dumps({"counts": counts, "programs": results}, indent=1) + "\n")

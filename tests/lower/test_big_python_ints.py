@@ -119,7 +119,16 @@ def test_ints_near_the_boundary_in_every_operation(value: int, form: str, operan
         return  # int ** negative int: Cuvil's documented ValueError, whatever the int's size
     if op == "**" and left and value < 0 and operand == "python float":
         return  # a negative number ** 1.5: Cuvil's documented ValueError (Python: a complex), whatever its size
+    if value == _MIN and op == "+" and operand.startswith("int64"):
+        return  # a known wrong answer, pinned by test_int64_plus_the_constant_min_int64 (strict xfail)
     check(value, form, operand, op, left)
+
+
+@pytest.mark.xfail(strict=True, reason="Numba (LLVM) folds `x + C` for the constant C = -2**63 to x where x < 0: "
+                                       "-2 + (-2**63) gives -2, NumPy 2**63 - 2; found by the property test above "
+                                       "at stop 46, present at stop 45 (d4db97a); `x - C` is right")
+def test_int64_plus_the_constant_min_int64() -> None:
+    check(_MIN, "literal", "int64 array", "+")
 
 
 def test_min_int64_written_as_a_negative_literal() -> None:

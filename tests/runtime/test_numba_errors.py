@@ -54,10 +54,10 @@ def test_unsupported_numpy_function_is_named_with_what_to_do():
     error = _error("""
         def f(x):
             y = x + 1.0
-            return np.tile(y, 2)
+            return np.pad(y, 1)
         """, np.ones(3))
     assert error.lineno == 3
-    assert error.message == "np.tile is not supported in compiled code (Numba does not implement it); write it as a " \
+    assert error.message == "np.pad is not supported in compiled code (Numba does not implement it); write it as a " \
                             "loop instead"
 
 

@@ -270,7 +270,11 @@ def _pure(node: cst.CSTNode) -> bool:
     return not isinstance(node, cst.Call | cst.Lambda | cst.NamedExpr) and all(_pure(c) for c in node.children)
 
 
-_GENERATOR_CONSUMERS = frozenset({"sum", "min", "max", "sorted", "list", "tuple", "any", "all"})
+# Calls that take a generator expression as their one argument (normalize/comprehensions.py builds it): those
+# that consume all of it, and any/all, which stop at the element that decides.
+CONSUMING = frozenset({"sum", "min", "max", "sorted", "list", "tuple"})
+SHORT_CIRCUITING = frozenset({"any", "all"})
+_GENERATOR_CONSUMERS = CONSUMING | SHORT_CIRCUITING
 
 
 def _first_comprehension(node: cst.CSTNode) -> cst.CSTNode | None:

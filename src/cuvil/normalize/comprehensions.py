@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import libcst as cst
 
+from ..frontend.subset import CONSUMING, SHORT_CIRCUITING
 from .names import Fresh, Rename, all_names, bound_names
 from .origins import origin_of, with_origin
 
 Stmts = list[cst.BaseStatement]
-CONSUMERS = frozenset({"sum", "min", "max", "sorted", "list", "tuple"})
-_SHORT = {"any": True, "all": False}  # the element value that decides
+_DECIDES = {"any": True, "all": False}  # the element value that decides
 
 
 def _line(small: cst.BaseSmallStatement, line: int | None) -> cst.SimpleStatementLine:
@@ -56,9 +56,9 @@ class _Hoist(cst.CSTTransformer):
             return updated
         gen = updated.args[0].value
         assert isinstance(gen, cst.GeneratorExp)
-        if func in _SHORT:
-            return cst.Name(self.short_circuit(gen, _SHORT[func]))
-        if func in CONSUMERS:
+        if func in SHORT_CIRCUITING:
+            return cst.Name(self.short_circuit(gen, _DECIDES[func]))
+        if func in CONSUMING:
             name = self.build(cst.ListComp(gen.elt, gen.for_in))
             if func in ("min", "max"):  # Numba's min/max of an empty list raise StopIteration
                 self.prelude.append(self.nonempty(name, func))
