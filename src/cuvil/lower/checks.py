@@ -30,91 +30,16 @@ import libcst as cst
 
 from ..analysis.type_rules import Types
 from ..analysis.types import Array, Scalar, Tuple
-from ..cfg.uses import contains
 from ..frontend.walk import walk
 from ..normalize.names import assigned_names
 from ..normalize.origins import origin_of, with_origin
 from .again import hoistable
 from .indirect import Unchecked, source_of, versioned, written_arrays
+from .loop_ranges import LoopRange, paren
 from .reductions import Intrinsic
 
 MODULE = "cuvil.runtime.checks"
 _PYINT = "cuvil.runtime.pyint."
-
-
-class _Loop:
-    """A `for` over a range: the first and last values of its variable and when it runs at all, as
-    expressions to evaluate before it (`plain` when those are known and its body runs through every time)."""
-
-    def __init__(self, node: cst.For, arithmetic: Callable[[cst.Call], bool]):
-        self.var = node.target.value if isinstance(node.target, cst.Name) else None
-        args = [a.value for a in node.iter.args] if isinstance(node.iter, cst.Call) and isinstance(
-            node.iter.func, cst.Name) and node.iter.func.value == "range" else []
-        self.start: cst.BaseExpression = cst.Integer("0")
-        self.last: cst.BaseExpression | None = None
-        self.nonempty: cst.BaseExpression | None = None
-        if 1 <= len(args) <= 2 or len(args) == 3 and _step(args[2]) is not None:
-            self.start = args[0] if len(args) > 1 else self.start
-            stop = args[1] if len(args) > 1 else args[0]
-            if len(args) == 3:  # first + (count - 1) * step
-                count = cst.Call(cst.Name("len"), [cst.Arg(node.iter)])
-                self.nonempty = cst.Comparison(cst.Integer("0"), [cst.ComparisonTarget(cst.LessThan(), count)])
-                steps = cst.BinaryOperation(count, cst.Subtract(), cst.Integer("1"), lpar=[cst.LeftParen()],
-                                            rpar=[cst.RightParen()])
-                self.last = cst.BinaryOperation(_paren(self.start), cst.Add(),
-                                                cst.BinaryOperation(steps, cst.Multiply(), _paren(args[2])))
-            else:
-                self.nonempty = cst.Comparison(self.start, [cst.ComparisonTarget(cst.LessThan(), stop)])
-                self.last = cst.BinaryOperation(_paren(stop), cst.Subtract(), cst.Integer("1"))
-        self.stop = args[-1] if len(args) in (1, 2) else None  # what a loop over an array's own axis stops at
-        simple = self.var is not None and 1 <= len(args) <= 3 and all(_simple(a, arithmetic) for a in args)
-        self.range: tuple[cst.BaseExpression, cst.BaseExpression, cst.BaseExpression] | None = None
-        if simple:  # (start, stop, step), evaluated again before the loop by lower/indirect.py's test
-            self.range = (args[0] if len(args) > 1 else cst.Integer("0"), args[1] if len(args) > 1 else args[0],
-                          args[2] if len(args) == 3 else cst.Integer("1"))
-        self.assigned = assigned_names(node.body)
-        self.plain = self.var is not None and self.last is not None and all(_simple(a, arithmetic) for a in args) \
-            and not _exits(node.body)
-        self.body = {id(s) for s in node.body.body}
-        self.tests: list[cst.BaseExpression] = []  # outside(first, last, n) per hoisted index: run the checked copy
-        self.fast: set[int] = set()  # the hoisted indices' checks (by identity), dropped in the fast copy
-        self.hoisted: list[cst.BaseStatement] = []  # without copies (CUDA): the checks of both ends, before it
-        self.stores: list[cst.BaseStatement] = []  # the checks of an assignment's targets, after its value's
-        self.indirect: list[tuple[cst.Name, cst.BaseExpression, int]] = []  # (idx, array, axis) of `a[idx[v]]`
-        self.unchecked: set[int] = set()  # their checks (by identity), dropped in the loop's unchecked copy
-        self.node = node
-        self.writes: list[cst.Name] | None = None  # lower/indirect.py's written_arrays, once needed
-
-
-def _step(node: cst.BaseExpression) -> int | None:
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-        inner = _step(node.expression)
-        return -inner if inner is not None else None
-    return int(node.value) or None if isinstance(node, cst.Integer) else None
-
-
-def _simple(node: cst.BaseExpression, arithmetic: Callable[[cst.Call], bool]) -> bool:
-    """Pure and cheap to evaluate again before the loop: names, literals, arithmetic, shapes, len()."""
-    if isinstance(node, cst.Name | cst.Integer):
-        return True
-    if isinstance(node, cst.UnaryOperation):
-        return _simple(node.expression, arithmetic)
-    if isinstance(node, cst.BinaryOperation):
-        return _simple(node.left, arithmetic) and _simple(node.right, arithmetic)
-    if isinstance(node, cst.Attribute):
-        return isinstance(node.value, cst.Name)
-    if isinstance(node, cst.Subscript):
-        return isinstance(node.value, cst.Attribute | cst.Name | cst.Tuple) and len(node.slice) == 1 \
-            and isinstance(node.slice[0].slice, cst.Index) and isinstance(node.slice[0].slice.value, cst.Integer)
-    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len":
-        return len(node.args) == 1 and isinstance(node.args[0].value, cst.Name)
-    if isinstance(node, cst.Call) and arithmetic(node):  # lower/overflow.py's: it raises in range() first
-        return all(a.keyword is None and _simple(a.value, arithmetic) for a in node.args)
-    return isinstance(node, cst.Tuple) and all(_simple(e.value, arithmetic) for e in node.elements)
-
-
-def _exits(body: cst.CSTNode) -> bool:
-    return contains(body, cst.Break, cst.Continue, cst.Return, cst.Raise, nested=False)
 
 
 def _names(node: cst.CSTNode) -> set[str]:
@@ -149,7 +74,7 @@ class BoundsChecks(cst.CSTTransformer):
         self.types, self.intrinsic, self.trusted = types, intrinsic, trusted
         self.versions = versions  # loops may be copied (the CPU): a checked copy and a fast one
         self.copies: dict[int, tuple[cst.If, cst.For]] = {}  # per versioned loop's `if`: its checked copy
-        self.loops: list[_Loop] = []
+        self.loops: list[LoopRange] = []
         self.statements: list[cst.CSTNode] = []  # the statements being visited, outermost first
         self.counts = {"proved": 0, "hoisted": 0, "checked": 0}  # per index, for cuvil.explain (issue 10 §4)
         self.targets = 0  # inside an assignment's target: Python evaluates it after the value
@@ -163,7 +88,7 @@ class BoundsChecks(cst.CSTTransformer):
         return updated
 
     def visit_For(self, node: cst.For) -> None:
-        self.loops.append(_Loop(node, lambda call: self.types.calls.effect(call).name.startswith(_PYINT)))
+        self.loops.append(LoopRange(node, lambda call: self.types.calls.effect(call).name.startswith(_PYINT)))
 
     def leave_For(self, original: cst.For, updated: cst.For) -> cst.BaseStatement | cst.FlattenSentinel:
         loop = self.loops.pop()
@@ -181,7 +106,7 @@ class BoundsChecks(cst.CSTTransformer):
             test: cst.BaseExpression = loop.tests[0]
             for more in loop.tests[1:]:
                 test = cst.BooleanOperation(test, cst.Or(), more)
-            test = cst.BooleanOperation(loop.nonempty, cst.And(), _paren(test))
+            test = cst.BooleanOperation(loop.nonempty, cst.And(), paren(test))
             result = with_origin(cst.If(test, cst.IndentedBlock([checked]),
                                         orelse=cst.Else(cst.IndentedBlock([result]))), line)
         if result is not updated:
@@ -329,7 +254,7 @@ class BoundsChecks(cst.CSTTransformer):
     def _builtin_min(self, call: cst.Call) -> bool:
         return self.types.calls.effect(call).name == "min"
 
-    def _hoisted(self, array: cst.BaseExpression, axis: int, index: cst.BaseExpression) -> _Loop | None:
+    def _hoisted(self, array: cst.BaseExpression, axis: int, index: cst.BaseExpression) -> LoopRange | None:
         """The innermost loop around the statement, when its test before that loop is sound: an index that
         follows the loop's variable (`v ± c`, at both ends) or does not change in the loop (`i` of an outer
         loop), in a statement that runs in every iteration."""
@@ -344,7 +269,7 @@ class BoundsChecks(cst.CSTTransformer):
         if offset is not None and offset[0] == loop.var and loop.var not in loop.assigned \
                 and not (_names(offset[2]) & (loop.assigned | {loop.var})):  # `i += 1` in the body: not the range's
             _, sign, amount = offset
-            ends = [cst.BinaryOperation(_paren(end), sign, _paren(amount)) if sign is not None else end
+            ends = [cst.BinaryOperation(paren(end), sign, paren(amount)) if sign is not None else end
                     for end in (loop.start, loop.last)]
         elif not names & (loop.assigned | {loop.var}) and hoistable(index):
             ends = [index, index]
@@ -408,12 +333,6 @@ def _affine(index: cst.BaseExpression) -> tuple[str, cst.BaseBinaryOp | None, cs
             and isinstance(index.left, cst.Name) and isinstance(index.right, cst.Integer | cst.Name):
         return index.left.value, index.operator, index.right
     return None
-
-
-def _paren(node: cst.BaseExpression) -> cst.BaseExpression:
-    if isinstance(node, cst.Name | cst.Integer | cst.Subscript | cst.Call | cst.Attribute):
-        return node
-    return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
 def _bounds(stop: cst.BaseExpression, builtin_min: Callable[[cst.Call], bool]) -> list[cst.BaseExpression]:
