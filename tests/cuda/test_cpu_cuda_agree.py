@@ -201,3 +201,17 @@ def test_checked_operation_in_a_callee_is_refused_on_cuda(name):
     with pytest.raises(cuvil.CuvilSyntaxError, match="a function called from a CUDA kernel cannot report") as info:
         _jitted(source, "cuda")(*args)
     assert info.value.lineno == 2
+
+
+WRAPPING = (  # NumPy's int64 arithmetic wraps; LLVM folded what Numba marked `nsw` (runtime/wrapping.py)
+    "def f(o, x):\n    for i in range(x.shape[0]):\n        o[i] = x[i] + 1 > x[i]\n",
+    "def f(o, x):\n    for i in range(x.shape[0]):\n        o[i] = (x[i] * 2) // 2 == x[i]\n",
+    "def f(o, x):\n    o[:] = x + (-9223372036854775808) < 0\n",
+    "def f(o, x):\n    s = x[0]\n    for i in range(x.shape[0]):\n        s += x[i]\n        o[i] = s > x[i]\n",
+)
+
+
+@pytest.mark.parametrize("source", WRAPPING)
+def test_int64_overflow_wraps_on_both_targets(source):
+    x = np.array([2**63 - 1, -(2**63), -1, 0, 2**62], np.int64)
+    assert_targets_agree(source, np.zeros(5, np.bool_), x)

@@ -243,6 +243,8 @@ class Rules(NumpyRules):
             if short.endswith("divmod"):
                 return Tuple((FLOAT, FLOAT) if "float" in short else (INT, INT))
             return FLOAT if "float" in short or short == "py_truediv" else INT
+        if name.startswith("cuvil.runtime.wrapping."):  # lower/casts.py: NumPy's wrapping int64 + - *
+            return Scalar("int64")
         if name == "cuvil.runtime.items.item_at" and args:  # lower/pyscalars.py: `a.item(k)`, Python's number
             return self.method("item", args[:1], {})
         if name == "cuvil.runtime.masks.mask_read" and args:  # lower/masks.py: the selected elements

@@ -33,6 +33,7 @@ from .exact_comparisons import ExactComparisons
 from .library_results import LibraryResults
 from .math_calls import math_call
 from .python_ints import fitted, fitted_call, needs_fit, numpy_fit, ufunc_inputs, weak_int
+from .wrapping import WrappingArithmetic, integer_power
 
 _NATIVE = frozenset({"int64", "float64", "complex128", "bool"})  # what Numba computes Python numbers in
 _NUMPY_SEMANTICS = {"true_divide": "true_divide", "floor_divide": "floor_divide", "remainder": "remainder",
@@ -82,12 +83,13 @@ def _wraps(result: Type) -> bool:
     return (kind in "iu" and size < 8) or (kind == "u") or kind == "b"
 
 
-class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, cst.CSTTransformer):
+class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, WrappingArithmetic, cst.CSTTransformer):
     """Rewrites a function typed by `types` (whose side table holds the *original* nodes)."""
 
     def __init__(self, types: Types, numpy: Callable[[], str], intrinsic: Callable[[str, str], str],
-                 arrays_into: bool = True):
+                 arrays_into: bool = True, python_ints_wrap: bool = False):
         super().__init__()
+        self.python_ints_wrap = python_ints_wrap  # overflow="wrap": Python ints wrap too (lower/wrapping.py)
         self.types, self.numpy = types, numpy  # numpy(): numpy's name in the module, bound on first use
         self.intrinsic = intrinsic  # (module, name) → its name in the module
         self.arrays_into = arrays_into  # integer division into arrays by runtime/division_into.py (the CPU)
@@ -144,7 +146,7 @@ class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, cst.CS
         if refused is not None:
             return refused
         left, right = self._convert([original.left, original.right], [updated.left, updated.right], ufunc)
-        semantics = _NUMPY_SEMANTICS.get(ufunc)
+        semantics = _NUMPY_SEMANTICS.get(ufunc) or integer_power(ufunc, self.types.of(original))
         if semantics is not None and self._numpy_scalars(original.left, original.right):
             # NumPy scalars divide as NumPy does (inf, nan, 0, no ZeroDivisionError); Python numbers as Python
             name = self.intrinsic("cuvil.runtime.elementwise", semantics)
@@ -154,6 +156,9 @@ class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, cst.CS
             if ufunc in ("left_shift", "right_shift") and isinstance(result, Scalar) and not _wraps(result):
                 return self._call(call, result.dtype, False)  # Numba's np.uint8 << np.int64 is a uint64
             return self._wrap(original, call)
+        wrapping = self._wrapping(ufunc, self.types.of(original), left, right)
+        if wrapping is not None:
+            return wrapping.with_changes(lpar=updated.lpar, rpar=updated.rpar)
         return self._wrap(original, updated.with_changes(left=left, right=right))
 
     def _numpy_scalars(self, *operands: cst.BaseExpression) -> bool:
@@ -232,6 +237,10 @@ class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, cst.CS
         into = self.division_update(original, updated.target, value, ufunc)
         if into is not None:  # `c //= b` of integer arrays (lower/division_into.py)
             return into
+        result = ufunc_result(ufunc, [target, self.types.of(original.value)])
+        update = self._wrapping_update(original, updated.target, value, ufunc, result)
+        if update is not None:
+            return update
         semantics = _NUMPY_SEMANTICS.get(ufunc) if self._numpy_scalars(original.target, original.value) \
             and repeatable(original.target) else None
         computed: cst.BaseExpression = cst.BinaryOperation(updated.target, binary_operator(original.operator),
@@ -239,7 +248,6 @@ class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, cst.CS
         if semantics:
             computed = cst.Call(cst.Name(self.intrinsic("cuvil.runtime.elementwise", semantics)),
                                 [cst.Arg(updated.target), cst.Arg(value)])
-        result = ufunc_result(ufunc, [target, self.types.of(original.value)])
         if isinstance(target, Scalar) and isinstance(original.target, cst.Subscript) \
                 and repeatable(original.target) and numpy_fit(result, target.dtype) is not None:
             # `a[i] += x[i]`, int8 and int64: NumPy stores the int64 sum as `a[i] = ...` would (numpy_fit)

@@ -157,7 +157,8 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     with stage("codegen"):
         for name, types in typed.items() if not as_written else ():
             functions[name] = functions[name].visit(  # type: ignore[assignment]
-                Casts(types, numpy, intrinsic, arrays_into=options.target == "cpu"))
+                Casts(types, numpy, intrinsic, arrays_into=options.target == "cpu",
+                      python_ints_wrap=options.overflow == "wrap"))
         for name in functions if as_written and options.target == "cpu" else ():
             functions[name] = functions[name].visit(UntypedDivisions(intrinsic))  # type: ignore[assignment]
     globals = program.globals()

@@ -25,6 +25,7 @@ from ..errors import CuvilError, CuvilTypeError
 from . import cuda_arrays, cuda_runtime, cuda_slots
 from .cuda_arrays import to_host
 from .where import module_line, raise_at  # shared with the CPU target's errors
+from .wrapping import wrapping
 
 
 def is_device_array(value: object) -> bool:
@@ -46,7 +47,7 @@ def entry(launcher: Callable[..., Any], names: Sequence[str], writes: Sequence[s
         moved = _Moved(names)
         device_args = tuple(moved.to_device(a, names[i] if i < len(names) else f"#{i}") for i, a in enumerate(args))
         try:
-            with cuda_runtime.allocating(moved.allocator()), cuda_slots.recycling():
+            with cuda_runtime.allocating(moved.allocator()), cuda_slots.recycling(), wrapping():
                 result = launcher(*device_args)
         except CuvilError:
             raise

@@ -18,6 +18,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload, register_jitable
 
+from . import wrapping
 from .messages import NOT_BROADCAST, raise_shapes
 from .pyint import nonfinite
 from .where import located
@@ -300,10 +301,10 @@ def _power(a, b):
             if b < 0:
                 raise ValueError("Integers to negative integer powers are not allowed.")
             result, base, e = dtype(1), dtype(a), b
-            while e:
+            while e:  # (wrapping.mul: Numba's int64 `*` is `nsw`, and LLVM may assume it does not wrap)
                 if e & 1:
-                    result = dtype(result * base)
-                base = dtype(base * base)
+                    result = dtype(wrapping.mul(result, base))
+                base = dtype(wrapping.mul(base, base))
                 e >>= 1
             return result
 
