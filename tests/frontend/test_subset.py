@@ -64,7 +64,7 @@ UNSUPPORTED = [
         def f(x):
             g = lambda v, k=2: v * k
             return g(x)
-        """, 2, 9, "a lambda with defaults or '*' parameters"),
+        """, 2, 9, "a lambda or nested def with defaults or '*' parameters"),
     ("global", """
         def f(x):
             global COUNT
@@ -78,12 +78,13 @@ UNSUPPORTED = [
                 return x
             return f
         """, 4, 9, "'nonlocal'"),
-    ("nested def", """
+    ("nested def of more than a return", """
         def f(x):
             def g(y):
-                return y
+                z = y
+                return z
             return g(x)
-        """, 2, 5, "nested 'def'"),
+        """, 2, 5, "a nested 'def' is supported only when its body is one 'return'"),
     ("class", """
         def f(x):
             class P:

@@ -318,6 +318,41 @@ def lambda_in_a_conditional(x):
     return sq(x[0] + 1.0) if len(x) > 0 else -1.0
 
 
+# -- nested functions whose body is one return: closures over the enclosing function's locals ----------------
+
+def nested_def_gaussian(x, sigma):
+    def g(v):
+        return math.exp(-(v * v) / (2.0 * sigma * sigma))
+
+    out = np.empty_like(x)
+    for i in range(len(x)):
+        out[i] = g(x[i])
+    return out
+
+
+def nested_def_late_binding(n):
+    k = 2
+
+    def times_k(v: float) -> float:
+        return v * k
+
+    k = 5
+    return times_k(n) + times_k(1)
+
+
+def nested_defs_calling_each_other(x):
+    def sq(v):
+        return v * v
+
+    def norm2(a, b):
+        return sq(a) + sq(b)
+
+    s = 0.0
+    for i in range(len(x) - 1):
+        s += norm2(x[i], x[i + 1])
+    return s
+
+
 # -- NumPy through Python's builtins ---------------------------------------------------------------------------
 
 def nearest_symbol(e, symbols):

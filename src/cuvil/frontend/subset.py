@@ -19,7 +19,7 @@ _UNSUPPORTED: dict[type[cst.CSTNode], tuple[str, str]] = {
     cst.Global: ("'global' is not supported", "pass the value in as an argument and return the new value"),
     cst.Nonlocal: ("'nonlocal' is not supported", "pass the value in as an argument and return the new value"),
     cst.FunctionDef: (
-        "a nested 'def' is not supported",
+        "a nested 'def' is supported only when its body is one 'return' (it is inlined where it is called)",
         "define the function at module level; Cuvil compiles the helpers you call",
     ),
     cst.ClassDef: ("a 'class' is not supported", "define classes outside; pass arrays and scalars"),
@@ -54,10 +54,12 @@ class _SubsetChecker(Checker):
             return False
         if isinstance(node, cst.Expr) and isinstance(node.value, cst.Ellipsis):
             return False  # a statement `...` (a stub's body) does nothing, as `pass`; `a[...]` stays refused
+        if id(node) in self.lambdas:  # a lambda, or a nested def, normalize/lambdas.py inlines
+            return super().on_visit(node)
         row = _UNSUPPORTED.get(type(node))
         if row is not None:
             self.fail(node, *row)
-        if isinstance(node, cst.Lambda) and id(node) not in self.lambdas:
+        if isinstance(node, cst.Lambda):
             self.fail(node, "'lambda' is supported only assigned to a name in the function's own body and called",
                       "write `f = lambda x: ...` in the function's body and call f(...), or define a module-level "
                       "function and call it")
@@ -79,10 +81,11 @@ class _SubsetChecker(Checker):
             if found is None:
                 continue
             name, lam = found
+            at = stmt if isinstance(stmt, cst.FunctionDef) else lam  # a nested def is a lambda with a name
             params = lam.params
             if params.posonly_params or params.kwonly_params or isinstance(params.star_arg, cst.Param) \
                     or params.star_kwarg is not None or any(p.default is not None for p in params.params):
-                self.fail(lam, "a lambda with defaults or '*' parameters is not supported",
+                self.fail(at, "a lambda or nested def with defaults or '*' parameters is not supported",
                           "give it plain parameters, or define a module-level function")
             inner = _first(lam.body, cst.Lambda, cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp,
                            cst.NamedExpr)
@@ -93,7 +96,7 @@ class _SubsetChecker(Checker):
             uses = _Uses(name)
             walk(fn, uses)
             if uses.bindings != 1 or name in {p.name.value for p in fn.params.params}:
-                self.fail(lam, f"'{name}' holds a lambda and is bound again in the function",
+                self.fail(at, f"'{name}' holds a lambda and is bound again in the function",
                           "give the lambda a name of its own")
             for earlier in (*stmts[:k], lam.body):
                 user = _first_name(earlier, name)
@@ -112,7 +115,7 @@ class _SubsetChecker(Checker):
                     if not (_trivial(arg.value) or reads == 1 or reads > 1 and _pure(arg.value)):
                         self.fail(arg, "an argument with a call, or one the lambda never reads, must be a name or a "
                                        "literal", "assign it to a variable first")
-            self.lambdas.add(id(lam))
+            self.lambdas.add(id(at))
 
     def check_signature(self, fn: cst.FunctionDef) -> None:
         if fn.asynchronous is not None:
@@ -180,7 +183,16 @@ class _SubsetChecker(Checker):
 
 
 def lambda_assignment(stmt: cst.BaseStatement) -> tuple[str, cst.Lambda] | None:
-    """(name, lambda) of a statement `name = lambda ...: ...`."""
+    """(name, lambda) of a statement `name = lambda ...: ...`, or of a nested `def name(...): return ...`, the
+    same function (its annotations dropped: they are not compiled)."""
+    if isinstance(stmt, cst.FunctionDef):
+        body = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else ()
+        line = body[0] if len(body) == 1 else None
+        if stmt.decorators or stmt.asynchronous is not None or not isinstance(line, cst.SimpleStatementLine) \
+                or len(line.body) != 1 or not isinstance(line.body[0], cst.Return) or line.body[0].value is None:
+            return None
+        params = stmt.params.with_changes(params=[p.with_changes(annotation=None) for p in stmt.params.params])
+        return stmt.name.value, cst.Lambda(params, line.body[0].value)
     if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1 or not isinstance(stmt.body[0], cst.Assign):
         return None
     assign = stmt.body[0]
@@ -209,6 +221,11 @@ class _Uses(cst.CSTVisitor):
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         self.visit_AssignTarget(cst.AssignTarget(node.target))
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        if node.name.value == self.name:
+            self.bindings += 1
+            self.seen.add(id(node.name))
 
     def visit_For(self, node: cst.For) -> None:
         self.visit_AssignTarget(cst.AssignTarget(node.target))
