@@ -26,6 +26,10 @@ _WEAK_VALUE = {"bool": False, "int64": 0, "float64": 0.0, "complex128": 0j}  # N
 _PYTHON_KINDS = {"b": "bool", "i": "int64", "u": "int64", "f": "float64", "c": "complex128"}  # item()'s type
 
 
+def _none(node: cst.BaseExpression | None) -> bool:
+    return node is None or isinstance(node, cst.Name) and node.value == "None"
+
+
 def _kind(dtype: str) -> str:
     try:
         return np.dtype(dtype).kind
@@ -209,6 +213,14 @@ class NumpyRules:
             x = self.of(args[1]) if len(args) > 1 else keywords.get("x") and self.of(keywords["x"])
             if x is None or isinstance(x, Array) and x.ndim == 1:  # runtime/integrals.py
                 return Scalar(trapezoid_dtype(np.dtype(first.dtype), np.dtype(x.dtype) if x else None).name)
+        given = dict(zip(("ord", "axis", "keepdims"), args[1:])) | keywords if name == "linalg.norm" else {}
+        if "axis" in given and isinstance(first, Array) and set(given) <= {"axis", "keepdims", "ord"} \
+                and _none(given.get("ord")) and isinstance(self.of(given["axis"]), Scalar):
+            kind = np.dtype(first.dtype).kind  # lower/norms.py: each lane's 2-norm
+            lane = "float64" if kind in "biu" else np.empty(0, first.dtype).real.dtype.name
+            keep = given.get("keepdims")
+            rank = first.ndim if isinstance(keep, cst.Name) and keep.value == "True" else first.ndim - 1
+            return Array(lane, rank) if rank else Scalar(lane)
         if name == "linalg.norm" and len(args) == 1 and not keywords and isinstance(first, Array):
             kind = np.dtype(first.dtype).kind  # Numba's is float32 for float32 (NumPy's too), boxed as a float
             return Scalar("float64" if kind in "biu" else np.empty(0, first.dtype).real.dtype.name)

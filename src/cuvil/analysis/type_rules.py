@@ -266,6 +266,8 @@ class Rules(NumpyRules):
             return self.math(name.rsplit(".", 1)[1], args)
         if name == "cuvil.runtime.axes.cumprod_axis" and len(args) >= 2:  # np.cumprod(a, axis=k), lowered
             return self.numpy("cumprod", args[:1], {"axis": args[1]})
+        if name == "cuvil.runtime.axes.norm_axis" and len(args) >= 2:  # lower/norms.py: np.linalg.norm(a, axis=k)
+            return self.numpy("linalg.norm", args[:1], dict(zip(("axis", "keepdims"), args[1:])))
         if name == "cuvil.runtime.axes.roll_axis" and args:  # np.roll(a, k, axis=j): a's own type
             array = self.of(args[0])
             return array if isinstance(array, Array) else UNKNOWN

@@ -21,6 +21,7 @@ import dataclasses
 import libcst as cst
 
 from ..library import numpy as library
+from ..library.replaced import HELPERS
 from ..normalize.origins import origin_of
 from .effects import Calls
 from .uses import calls_in
@@ -206,15 +207,16 @@ class _Checks:
         elif effect.raises == "opaque":
             raise Opaque(f"{_shown(effect.name)} may raise")
         elif effect.raises in library.RAISES:
-            raise Opaque(f"{effect.name}: {library.RAISES[effect.raises]}")
+            raise Opaque(f"{_shown(effect.name)}: {library.RAISES[effect.raises]}")
         else:
-            raise Opaque(f"{effect.name} may raise ({effect.raises})")
+            raise Opaque(f"{_shown(effect.name)} may raise ({effect.raises})")
 
 
 def _shown(name: str) -> str:
-    """The name the user wrote: runtime/pymath.py's helpers stand for `math` calls (lower/math_calls.py)."""
+    """The name the user wrote: runtime/pymath.py's helpers stand for `math` calls (lower/math_calls.py), those of
+    library/replaced.py for NumPy's."""
     prefix = "cuvil.runtime.pymath."
-    return library.math_name(name[len(prefix):]) if name.startswith(prefix) else name
+    return library.math_name(name[len(prefix):]) if name.startswith(prefix) else HELPERS.get(name, name)
 
 
 class _Put(cst.CSTTransformer):

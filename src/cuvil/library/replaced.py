@@ -6,6 +6,7 @@ takes (anything else stays Numba's, which refuses it), and the type rules type t
     np.kron(a, b)                 →  kron(a, b)                   runtime/products.py: NumPy's result dtype
     np.linalg.slogdet(a)          →  slogdet(a)                   runtime/linalg.py: float32 stays float32
     np.trapezoid(y)               →  trapezoid(y)                 runtime/integrals.py: uint8 pairs wrap
+    np.copyto(dst, src)           →  copyto(dst, src)             runtime/copies.py: Numba has none
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ REPLACED: dict[str, tuple[str, str, frozenset[str]]] = {  # NumPy's name → (mo
     "numpy.cross": ("cuvil.runtime.products", "cross", frozenset()),
     "numpy.trapezoid": ("cuvil.runtime.integrals", "trapezoid", frozenset({"x", "dx"})),
     "numpy.tile": ("cuvil.runtime.tiles", "tile", frozenset()),  # Numba has none
+    "numpy.copyto": ("cuvil.runtime.copies", "copyto", frozenset()),  # Numba has none; no casting= or where=
 }
 
 HELPERS: dict[str, str] = {f"{module}.{helper}": name for name, (module, helper, _) in REPLACED.items()}

@@ -34,6 +34,8 @@ from ..analysis.type_rules import Types
 from ..analysis.types import Array, Refused, Scalar, ufunc_result
 from .clips import Clips
 from .linspaces import Linspaces
+from .norms import norm_along
+from .python_ints import fitted_copy
 from .reductions import is_none, literal_int
 from .replaced import replaced
 from .roundings import Roundings
@@ -67,6 +69,8 @@ class LibraryResults(Clips, Linspaces, Roundings):
 
     def library_call(self, original: cst.Call, updated: cst.Call, name: str) -> cst.BaseExpression | None:
         """The rewritten call, or None where NumPy's and Numba's answers agree."""
+        if name == "numpy.copyto":
+            updated = fitted_copy(original, updated, self.types, self.numpy, self.intrinsic)
         own = replaced(name, updated, self.intrinsic) if self.arrays_into else None
         if own is not None:  # Cuvil's own helper: Numba's cannot give NumPy's answer (lower/replaced.py)
             return own
@@ -76,6 +80,10 @@ class LibraryResults(Clips, Linspaces, Roundings):
             over = self._over_axes(original, updated, short, name.startswith("."))
             if over is not None:
                 return over
+        if name == "numpy.linalg.norm" and self.arrays_into:
+            norm = norm_along(original, updated, self.types, self.intrinsic)
+            if norm is not None:
+                return norm
         if short in _WIDENED:
             return self._widened(original, updated, short)
         if short == "clip":

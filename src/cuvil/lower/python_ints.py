@@ -97,6 +97,21 @@ def fitted_call(original: cst.Call, updated: cst.Call, types: Types, numpy: Call
     return updated.with_changes(args=[cst.Arg(fitted(updated.args[0].value, kind, dtype, numpy(), intrinsic))])
 
 
+def fitted_copy(original: cst.Call, updated: cst.Call, types: Types, numpy: Callable[[], str],
+                intrinsic: Callable[[str, str], str]) -> cst.Call:
+    """`np.copyto(int8_array, 300)`: NumPy takes a Python int by value, its OverflowError where the dtype cannot
+    hold it (runtime/copies.py would refuse an int64 into int8 by the casting rule)."""
+    if len(original.args) != 2 or any(a.keyword is not None or a.star for a in original.args):
+        return updated
+    into, value = types.of(original.args[0].value), original.args[1].value
+    kind = types.of(value)
+    if not isinstance(into, Array) or not weak_int(kind) or np.dtype(into.dtype).kind not in "iu" \
+            or not needs_fit(value, kind, into.dtype):
+        return updated
+    return updated.with_changes(args=[updated.args[0], updated.args[1].with_changes(
+        value=fitted(updated.args[1].value, kind, into.dtype, numpy(), intrinsic))])
+
+
 def _constructed(original: cst.Call, types: Types) -> str | None:
     """The integer dtype `x` has in a call of `x.dtype.type`, where Cuvil knows it (else None)."""
     func = original.func

@@ -14,6 +14,7 @@ import numba
 import numpy as np
 from numba import types
 from numba.extending import overload, register_jitable
+from numba.np.unsafe.ndarray import to_fixed_tuple
 
 from .where import located
 
@@ -44,6 +45,10 @@ def argmin_axis(a, axis, at=0):
 
 def roll_axis(a, shift, axis, at=0):
     return np.roll(a, shift, axis=axis)
+
+
+def norm_axis(a, axis, keepdims=False, at=0):
+    return np.linalg.norm(a, axis=axis, keepdims=keepdims)
 
 
 def _raise_empty(which, at):
@@ -221,5 +226,58 @@ def _roll_axis(a, shift, axis, at=0):
                 for i in range(inner):
                     into[o, to, i] = rows[o, j, i]
         return out
+
+    return impl
+
+
+@overload(norm_axis, jit_options={"nogil": True})
+def _norm_axis(a, axis, keepdims=False, at=0):
+    """np.linalg.norm(a, axis=k): the 2-norm of each lane, as NumPy computes it (sqrt of the sum of |v|**2 in the
+    result's dtype: float32 stays float32, integers are float64). Numba's norm takes no axis."""
+    keep = getattr(keepdims, "literal_value", False if isinstance(keepdims, types.Omitted | bool) else None)
+    if not isinstance(a, types.Array) or not isinstance(axis, types.Integer) or keep is None:
+        return None
+    kind = np.dtype(str(a.dtype))
+    dtype = np.dtype(np.float64) if kind.kind in "biu" else np.empty(0, kind).real.dtype
+    ndim, rank = a.ndim, a.ndim if keep else a.ndim - 1
+    if ndim == 0:
+        def scalar(a, axis, keepdims=False, at=0):
+            _axis_error(np.int64(axis), np.int64(0), np.int64(at))
+            return np.empty((), dtype)
+
+        return scalar
+    complex_, make = kind.kind == "c", dtype.type
+
+    if rank == 0:  # a 1-d array's norm along its axis: a number, as NumPy's
+        @register_jitable
+        def finish(out, dims):
+            return out[0]
+    else:
+        @register_jitable
+        def finish(out, dims):
+            return out.reshape(to_fixed_tuple(dims, rank))
+
+    def impl(a, axis, keepdims=False, at=0):
+        outer, n, inner = _lanes(a.shape, axis, ndim, at)
+        k = axis + ndim if axis < 0 else axis
+        rows = np.ascontiguousarray(a).reshape((outer, n, inner))
+        out = np.empty(outer * inner, dtype)
+        for o in range(outer):
+            for i in range(inner):
+                total = make(0)
+                for j in range(n):
+                    v = rows[o, j, i]
+                    total += make(v.real * v.real + v.imag * v.imag) if complex_ else make(v) * make(v)
+                out[o * inner + i] = np.sqrt(total)
+        dims = np.empty(max(rank, 1), np.int64)
+        t = 0
+        for d in range(ndim):
+            if d != k:
+                dims[t] = a.shape[d]
+                t += 1
+            elif keep:
+                dims[t] = 1
+                t += 1
+        return finish(out, dims)
 
     return impl
