@@ -353,6 +353,18 @@ def nested_defs_calling_each_other(x):
     return s
 
 
+# -- a tuple where NumPy takes an array --------------------------------------------------------------------------
+
+def check_mask(db, mask=(1, 0, 1)):
+    out = np.zeros(db.shape[0], dtype=bool)
+    for idx, line in enumerate(db):
+        target, vector = line[0], line[1:]
+        if (mask == np.bitwise_and(mask, vector)).all():
+            if target == 1:
+                out[idx] = 1
+    return out
+
+
 # -- NumPy through Python's builtins ---------------------------------------------------------------------------
 
 def nearest_symbol(e, symbols):

@@ -101,6 +101,7 @@ CASES = {
     language.nested_def_gaussian: st.tuples(farr(), st.floats(0.5, 4.0)),
     language.nested_def_late_binding: st.tuples(st.integers(-9, 9)),
     language.nested_defs_calling_each_other: st.tuples(farr()),
+    language.check_mask: st.tuples(st.integers(0, 6).flatmap(lambda n: hnp.arrays(bool, (n, 4)))),
 }
 # Loops that are parallel with their raise (it is recorded, then raised after the loop).
 PARALLEL = [language.sqrt_sum_of_nonnegative, language.check_symmetric, language.scaled_or_raise,

@@ -338,7 +338,8 @@ class NumpyRules:
 def _built_of_halves(items: Tuple, dtype: str | None) -> Type:
     """`np.array((h[0], h[1]))`: NumPy's dtype of a tuple of numbers holding a half (a Python number counts as
     its default dtype there, not as a weak scalar), where Numba's would be float32 (lower/half_scalars.py builds
-    it from the halves' bits). Other tuples stay Numba's."""
+    it from the halves' bits). A tuple of numbers with a dtype given is that dtype (Numba's too: lower/sequences.py
+    writes these); other tuples stay Numba's."""
     if not items.items or not all(isinstance(t, Scalar) for t in items.items):
         return UNKNOWN
     dtypes = [t.dtype for t in items.items if isinstance(t, Scalar)]
@@ -346,6 +347,6 @@ def _built_of_halves(items: Tuple, dtype: str | None) -> Type:
     if dtype in ("float16", "bfloat16"):  # `np.array((1.5, 2.5), np.float16)`: built from bits too
         return Array(dtype, 1)
     if half is None or dtype is not None or None in dtypes:
-        return Array(dtype, 1) if half is not None and dtype else UNKNOWN
+        return Array(dtype, 1) if dtype else UNKNOWN
     result = np.result_type(*("float16" if d == "bfloat16" else d for d in dtypes)).name
     return Array(half if result == "float16" else result, 1)

@@ -33,7 +33,7 @@ from ..frontend.walk import walk
 from ..normalize.names import Fresh, all_names, assigned_names
 from ..normalize.origins import origin_of
 from ..options import Options
-from . import big_ints, library_raises, masks, prints
+from . import big_ints, library_raises, masks, prints, sequences
 from . import precision as half
 from .arrays import Lowering
 from .blocks import lower_arrays
@@ -50,6 +50,7 @@ from .pypow import PythonPowers, powers
 from .pyscalars import PythonScalars, wanted
 from .returns import SeveralReturns, kinds
 from .signatures import one_signature_each
+from .wrapping import Wrapping
 from .zerodivision import ZeroDivision
 
 
@@ -123,6 +124,14 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
                 functions[name] = cst.ensure_type(functions[name].visit(big_ints.BigInts(
                     types, numpy, intrinsic, program.filenames.get(name), name != entry)), cst.FunctionDef)
             typed = types_of(program.globals(), True)
+        for _ in range(3):  # `np.bitwise_and(mask, v)` of a tuple `mask`: an array (lower/sequences.py); again, as
+            found = {name: sequences.sites(functions[name], types) for name, types in typed.items()}
+            if not any(f.found for f in found.values()):  # `mask == np.bitwise_and(mask, v)`: an array only then
+                break
+            for name, where in found.items():
+                functions[name] = cst.ensure_type(functions[name].visit(sequences.Sequences(where, numpy)),
+                                                  cst.FunctionDef)
+            typed = types_of(program.globals(), True)
         if copies:
             program = dataclasses.replace(program, filenames={
                 **program.filenames, **{new: program.filenames[old] for new, old in copies.items()
@@ -157,8 +166,8 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     with stage("codegen"):
         for name, types in typed.items() if not as_written else ():
             functions[name] = functions[name].visit(  # type: ignore[assignment]
-                Casts(types, numpy, intrinsic, arrays_into=options.target == "cpu",
-                      python_ints_wrap=options.overflow == "wrap"))
+                Casts(types, numpy, intrinsic, arrays_into=options.target == "cpu", wrapping=Wrapping(
+                    options.target == "cpu", options.overflow == "wrap", not options.parallel)))
         for name in functions if as_written and options.target == "cpu" else ():
             functions[name] = functions[name].visit(UntypedDivisions(intrinsic))  # type: ignore[assignment]
     globals = program.globals()
