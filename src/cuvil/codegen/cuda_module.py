@@ -41,7 +41,7 @@ _DEVICE = "cuvil.runtime.cuda_device"
 # The CPU helpers' modules and the modules of their device twins (same names).
 TWINS = {"cuvil.runtime.elementwise": _DEVICE, "cuvil.runtime.vmath": _DEVICE, "cuvil.runtime.intrinsics": _DEVICE,
          "cuvil.runtime.inplace": _DEVICE, "cuvil.runtime.mathlib": _DEVICE, "cuvil.runtime.checks": _DEVICE,
-         "cuvil.runtime.reorder": _DEVICE, "cuvil.runtime.wrapping": _DEVICE,
+         "cuvil.runtime.reorder": _DEVICE,
          "cuvil.runtime.pyint": "cuvil.runtime.cuda_pyint", "cuvil.runtime.pymath": "cuvil.runtime.cuda_pymath"}
 FIXED = (
     "from numba import cuda",

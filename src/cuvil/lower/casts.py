@@ -33,7 +33,7 @@ from .exact_comparisons import ExactComparisons
 from .library_results import LibraryResults
 from .math_calls import math_call
 from .python_ints import fitted, fitted_call, needs_fit, numpy_fit, ufunc_inputs, weak_int
-from .wrapping import WrappingArithmetic, integer_power
+from .wrapping import Wrapping, WrappingArithmetic, integer_power
 
 _NATIVE = frozenset({"int64", "float64", "complex128", "bool"})  # what Numba computes Python numbers in
 _NUMPY_SEMANTICS = {"true_divide": "true_divide", "floor_divide": "floor_divide", "remainder": "remainder",
@@ -87,9 +87,9 @@ class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, Wrappi
     """Rewrites a function typed by `types` (whose side table holds the *original* nodes)."""
 
     def __init__(self, types: Types, numpy: Callable[[], str], intrinsic: Callable[[str, str], str],
-                 arrays_into: bool = True, python_ints_wrap: bool = False):
+                 arrays_into: bool = True, wrapping: Wrapping | None = None):
         super().__init__()
-        self.python_ints_wrap = python_ints_wrap  # overflow="wrap": Python ints wrap too (lower/wrapping.py)
+        self.wrapping = wrapping or Wrapping()  # which int64 arithmetic is written wrapping (lower/wrapping.py)
         self.types, self.numpy = types, numpy  # numpy(): numpy's name in the module, bound on first use
         self.intrinsic = intrinsic  # (module, name) → its name in the module
         self.arrays_into = arrays_into  # integer division into arrays by runtime/division_into.py (the CPU)

@@ -39,7 +39,7 @@ from .loop_ranges import LoopRange, paren
 from .reductions import Intrinsic
 
 MODULE = "cuvil.runtime.checks"
-_PYINT = "cuvil.runtime.pyint."
+_PURE = ("cuvil.runtime.pyint.", "cuvil.runtime.wrapping.")  # Python ints' checked and wrapping arithmetic
 
 
 def _names(node: cst.CSTNode) -> set[str]:
@@ -88,7 +88,7 @@ class BoundsChecks(cst.CSTTransformer):
         return updated
 
     def visit_For(self, node: cst.For) -> None:
-        self.loops.append(LoopRange(node, lambda call: self.types.calls.effect(call).name.startswith(_PYINT)))
+        self.loops.append(LoopRange(node, lambda call: self.types.calls.effect(call).name.startswith(_PURE)))
 
     def leave_For(self, original: cst.For, updated: cst.For) -> cst.BaseStatement | cst.FlattenSentinel:
         loop = self.loops.pop()

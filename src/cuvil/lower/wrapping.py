@@ -1,16 +1,19 @@
 """NumPy's int64 `+ - *` as LLVM's wrapping instructions (runtime/wrapping.py says why Numba's are not): the casts
-pass (lower/casts.py) mixes this in.
+pass (lower/casts.py) mixes this in. CPU only: a CUDA kernel is compiled with no `nsw` at all.
 
     t = a[i] + 1            →      t = add(a[i], 1)          # a an int64 array
     s += x[i] * y[i]        →      s = add(s, mul(x[i], y[i]))
 
 Python ints keep Numba's operators (their overflow is checked, or proven impossible), except under
-`overflow="wrap"`, where they wrap as NumPy's int64 does. NumPy's integer `**` is runtime/elementwise.power,
-which squares with these.
+`overflow="wrap"`, where they wrap as NumPy's int64 does; not in an index, where a wrapped value is beyond any
+array (and the bounds checks' hoisting reads the plain operator). With `parallel=True` a name's own `s += v`
+stays as written: it is how Cuvil's plan and Numba's parfors know a reduction. NumPy's integer `**` is
+runtime/elementwise.power, which squares with these.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 import libcst as cst
@@ -24,17 +27,34 @@ _FUNCTIONS = {"add": "add", "subtract": "sub", "multiply": "mul"}  # ufunc → r
 _INT64 = Scalar("int64")
 
 
+@dataclasses.dataclass(frozen=True)
+class Wrapping:
+    numpy_ints: bool = False  # the CPU target
+    python_ints: bool = False  # overflow="wrap"
+    updates: bool = False  # a name's `s += v` too (not with parallel=True)
+
+
 class WrappingArithmetic:
-    """Mixed into lower/casts.Casts, whose `types`, `intrinsic` and `python_ints_wrap` these use."""
+    """Mixed into lower/casts.Casts, whose `types`, `intrinsic` and `wrapping` these use."""
 
     types: Types
     intrinsic: Callable[[str, str], str]
-    python_ints_wrap: bool
+    wrapping: Wrapping
+    indices = 0  # how deep in subscripts' indices the rewrite is
+
+    def visit_SubscriptElement(self, node: cst.SubscriptElement) -> None:
+        self.indices += 1
+
+    def leave_SubscriptElement(self, original: cst.SubscriptElement,
+                               updated: cst.SubscriptElement) -> cst.SubscriptElement:
+        self.indices -= 1
+        return updated
 
     def _wrapping(self, ufunc: str, result: Type, left: cst.BaseExpression,
                   right: cst.BaseExpression) -> cst.Call | None:
         name = _FUNCTIONS.get(ufunc)
-        wraps = result == _INT64 or self.python_ints_wrap and result == Scalar("int64", True)
+        wraps = self.wrapping.numpy_ints and (result == _INT64 or self.wrapping.python_ints and not self.indices
+                                              and result == Scalar("int64", True))
         if name is None or not wraps:
             return None
         return cst.Call(cst.Name(self.intrinsic("cuvil.runtime.wrapping", name)),
@@ -44,8 +64,9 @@ class WrappingArithmetic:
                          value: cst.BaseExpression, ufunc: str, result: Type) -> cst.Assign | None:
         """`s += v` of an int64 name or element: `s = add(s, v)`."""
         kind = self.types.of(original.target)
-        if not (isinstance(kind, Scalar) and kind.dtype == "int64") \
-                or not (isinstance(original.target, cst.Name) or repeatable(original.target)):
+        name = isinstance(original.target, cst.Name)
+        if not (isinstance(kind, Scalar) and kind.dtype == "int64") or name and not self.wrapping.updates \
+                or not (name or repeatable(original.target)):
             return None
         call = self._wrapping(ufunc, result, target, value)
         return None if call is None else cst.Assign([cst.AssignTarget(target)], call)

@@ -49,21 +49,6 @@ def index(i, n, axis):  # runtime/checks.index: a kernel cannot raise its IndexE
 
 
 @cuda.jit(device=True)
-def add(a, b):  # runtime/wrapping.py: kernels compile without `nsw` (cuda_call.py), so these wrap as NumPy's do
-    return a + b
-
-
-@cuda.jit(device=True)
-def sub(a, b):
-    return a - b
-
-
-@cuda.jit(device=True)
-def mul(a, b):
-    return a * b
-
-
-@cuda.jit(device=True)
 def true_divide(a, b):
     return a / b
 

@@ -5,13 +5,13 @@ and LLVM uses that. `x + 1 > x` of an int64 array was True where NumPy's `x + 1`
 False; `(x * 2) // 2` was `x` where NumPy gives -1; `x + (-2**63)` became `x | -2**63`, which leaves the
 negative elements unchanged.
 
-- On the CPU, lower/casts.py writes each `+`, `-`, `*` whose result is a NumPy int64 as `add(a, b)`,
+- On the CPU, lower/wrapping.py writes each `+`, `-`, `*` whose result is a NumPy int64 as `add(a, b)`,
   `sub(a, b)`, `mul(a, b)` from here: LLVM's plain (wrapping) instructions. Python ints keep Numba's `nsw`: their
   arithmetic is checked (runtime/pyint.py) or proven not to overflow (lower/overflow.py), so the flag is true of
   them, and it is what lets LLVM drop the negative-index test from `u[i - 1]` and vectorize the loop (without
   it bench's stencil took 1.6x as long).
-- On a GPU, kernels are compiled inside `wrapping()`, where Numba's flag helper gives no flags at all; the
-  device twins of the three functions (runtime/cuda_device.py) are then plain operators.
+- On a GPU, kernels are compiled inside `wrapping()` (runtime/cuda_call.py), where Numba's flag helper gives no
+  flags at all: every signed operation of a kernel wraps.
 """
 
 from __future__ import annotations
