@@ -68,7 +68,11 @@ REFUSED = {
     "a ufunc's out=": ((np.arange(3.0), np.zeros(3)), "def f(x, o):\n    np.add(x, x, out=o)\n"),
     "a list in a kernel": ((np.arange(3.0),), "def f(x):\n    for i in range(3):\n        v = [x[i], 2.0]\n"
                                              "        x[i] = v[0] + v[1]\n"),
-    "a set": ((np.arange(3.0),), "def f(x):\n    s = {1, 2}\n    return len(s)\n"),
+    "a set in a kernel": ((np.arange(3.0),), "def f(x):\n    for i in range(3):\n        s = {x[i], 2.0}\n"
+                                           "        x[i] = len(s)\n"),
+    "a dict comprehension in a kernel": ((np.arange(3.0),), "def f(x):\n    for i in range(3):\n"
+                                                          "        d = {k: x[k] for k in range(i)}\n"
+                                                          "        x[i] = len(d)\n"),
 }
 
 

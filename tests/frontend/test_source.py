@@ -47,7 +47,7 @@ def test_method_in_a_class_reports_columns_with_its_indentation(tmp_path):
         class Kernels:
             @staticmethod
             def f(x):
-                y = {x}
+                y = f"{x}"
                 return y
         """, "cuvil_src_method")
     with pytest.raises(cuvil.CuvilSyntaxError) as info:

@@ -353,6 +353,54 @@ def nested_defs_calling_each_other(x):
     return s
 
 
+# -- dicts and sets of numbers ---------------------------------------------------------------------------------
+
+def histogram_dict(x):
+    counts = {}
+    for v in x:
+        k = int(v)
+        if k in counts:
+            counts[k] += 1
+        else:
+            counts[k] = 1
+    total = 0
+    for k, c in counts.items():
+        total += k * c
+    return total, len(counts), [k for k in counts], list(counts.values())
+
+
+def squares_by_index(n):
+    sq = {i: i * i for i in range(n) if i % 2 == 0}
+    s = 0
+    for k in sq.keys():
+        s += sq[k] - k
+    return s, len(sq), sq.get(4, -1), 3 in sq
+
+
+def distinct_sorted(x):
+    seen = set()
+    for v in x:
+        seen.add(int(v) % 5)
+    return sorted(seen), len(seen), 2 in seen, {int(v) // 2 for v in x} == {0, 1}
+
+
+def first_repeat(x):
+    seen = set()
+    for i in range(len(x)):
+        if x[i] in seen:
+            return i
+        seen.add(x[i])
+    return -1
+
+
+def lookup_table(x):
+    table = {0: 1.5, 1: -2.0, 2: 0.25}
+    out = np.empty(len(x))
+    for i in range(len(x)):
+        out[i] = table.get(int(x[i]) % 4, 0.0) * x[i]
+    return out
+
+
 # -- a tuple where NumPy takes an array --------------------------------------------------------------------------
 
 def check_mask(db, mask=(1, 0, 1)):

@@ -102,6 +102,11 @@ CASES = {
     language.nested_def_late_binding: st.tuples(st.integers(-9, 9)),
     language.nested_defs_calling_each_other: st.tuples(farr()),
     language.check_mask: st.tuples(st.integers(0, 6).flatmap(lambda n: hnp.arrays(bool, (n, 4)))),
+    language.histogram_dict: st.tuples(farr(st.sampled_from([0.0, 1.0, 2.0, 3.5, -1.0]))),
+    language.squares_by_index: st.tuples(st.integers(0, 12)),
+    language.distinct_sorted: st.tuples(farr(st.sampled_from([0.0, 1.0, 2.0, 3.0, 7.0]))),
+    language.first_repeat: st.tuples(farr(st.sampled_from([0.0, 1.0, 2.0, 3.0]))),
+    language.lookup_table: st.tuples(farr(st.sampled_from([0.0, 1.0, 2.0, 3.0, 5.0]))),
 }
 # Loops that are parallel with their raise (it is recorded, then raised after the loop).
 PARALLEL = [language.sqrt_sum_of_nonnegative, language.check_symmetric, language.scaled_or_raise,

@@ -72,6 +72,25 @@ def _exits(stmts: Sequence[cst.BaseStatement], nested: bool = False) -> Iterator
             yield from _exits(statements(stmt.body), True)
 
 
+def _item_writes(stmt: cst.BaseStatement) -> Iterator[str]:
+    """The names whose items `stmt` assigns: `d[k] = v`, `d[k] += v`, `a[i][j] = v`."""
+    if not isinstance(stmt, cst.SimpleStatementLine):
+        return
+    small = stmt.body[0]
+    targets: list[cst.BaseExpression] = [t.target for t in small.targets] if isinstance(small, cst.Assign) else \
+        [small.target] if isinstance(small, cst.AugAssign) else []
+    while targets:
+        target = targets.pop()
+        if isinstance(target, cst.Tuple | cst.List):
+            targets.extend(e.value for e in target.elements)
+        elif isinstance(target, cst.Subscript):
+            base = target.value
+            while isinstance(base, cst.Subscript):
+                base = base.value
+            if isinstance(base, cst.Name):
+                yield base.value
+
+
 def _is_name(node: cst.BaseExpression | None, name: str) -> bool:
     return isinstance(node, cst.Name) and node.value == name
 
@@ -112,6 +131,11 @@ class _Loop:
         for site in collected.calls:
             if site.effect.ordered:
                 raise _Serial(f"{_line(site.line)} calls {site.effect.name}, whose calls must run in order")
+        for stmt in all_statements(self.loop.body):
+            for base in _item_writes(stmt):
+                if not self.aliases.roots(cst.Name(base)):  # a dict or a list: items are inserted, not slots
+                    raise _Serial(f"{_line(origin_of(stmt))} writes an item of '{base}', which is not an array "
+                                  "(a dict's or a list's writes must run in order)")
         checks: dict[cst.BaseStatement, list[Check]] = {}
         for stmt in all_statements(self.loop.body):
             try:

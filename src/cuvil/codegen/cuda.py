@@ -144,6 +144,16 @@ class DeviceCode(cst.CSTTransformer):
         self.refuse("a list cannot be built inside a CUDA kernel (a list needs the heap)",
                     "use a tuple, or an array passed in, or compile this function with target='cpu'")
 
+    def visit_Dict(self, node: cst.Dict) -> None:
+        self.heap("dict")
+
+    def visit_Set(self, node: cst.Set) -> None:
+        self.heap("set")
+
+    def heap(self, kind: str) -> None:
+        self.refuse(f"a {kind} cannot be built inside a CUDA kernel (a {kind} needs the heap)",
+                    "use an array passed in, or compile this function with target='cpu'")
+
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = updated.func
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) \
@@ -156,6 +166,8 @@ class DeviceCode(cst.CSTTransformer):
             self.refuse(f"np.{attr} cannot run inside a CUDA kernel: Cuvil could not turn it into loops",
                         "write it as a loop over the elements, or compile this function with target='cpu'")
         called = func.value if isinstance(func, cst.Name) else None
+        if called in ("set", "dict") and not updated.args:  # a comprehension's `set()` (normalize/comprehensions.py)
+            self.heap(called)
         full = self.ctx.helpers.get(called) if called is not None else None
         helper = full.rsplit(".", 1)[1] if full is not None else None
         if self.errs is None and full is not None:  # a device function has no error slot to record in

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from .containers import containers
 from .parse import Checker, Parsed
 from .walk import walk
 
@@ -23,16 +24,13 @@ _UNSUPPORTED: dict[type[cst.CSTNode], tuple[str, str]] = {
         "define the function at module level; Cuvil compiles the helpers you call",
     ),
     cst.ClassDef: ("a 'class' is not supported", "define classes outside; pass arrays and scalars"),
-    cst.SetComp: ("a set comprehension is not supported", "use a loop over a NumPy array"),
-    cst.DictComp: ("a dict comprehension is not supported", "use a loop over a NumPy array"),
-    cst.Set: ("a set is not supported", "use a NumPy array"),
-    cst.Dict: ("a dict is not supported", "use a tuple or a NumPy array"),
     cst.FormattedString: ("an f-string is not supported", "print the values separately: print('x =', x)"),
     cst.Del: ("'del' is not supported", "stop using the variable instead"),
     cst.Await: ("'await' is not supported", "call the jitted function from synchronous code"),
     cst.NamedExpr: ("':=' is not supported", "assign the value on its own line first"),
     cst.Match: ("'match' is not supported", "use if/elif/else"),
     cst.StarredElement: ("unpacking with '*' is not supported", "index the elements explicitly"),
+    cst.StarredDictElement: ("unpacking with '**' is not supported", "copy the items in a loop"),
     cst.Ellipsis: ("'...' is not supported", "write the slices explicitly"),
 }
 
@@ -46,6 +44,7 @@ class _SubsetChecker(Checker):
         self.top = parsed.function
         self.consumed: set[int] = set()  # generator expressions a call consumes whole (normalize/comprehensions)
         self.lambdas: set[int] = set()  # lambdas normalize/lambdas.py inlines
+        self.sets: set[str] = set()  # names that hold a set (frontend/containers.py)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if node is self.top:
@@ -67,6 +66,7 @@ class _SubsetChecker(Checker):
 
     def visit_top(self, fn: cst.FunctionDef) -> None:
         # Decorators and annotations are not compiled; only defaults and the body are.
+        self.sets = {name for name, kind in containers(fn).items() if kind == "set"}
         self.check_lambdas(fn)
         for param in (*fn.params.posonly_params, *fn.params.params):
             if param.default is not None:
@@ -135,6 +135,19 @@ class _SubsetChecker(Checker):
     def visit_For(self, node: cst.For) -> None:
         if node.asynchronous is not None:
             self.fail(node, "'async for' is not supported", "use a plain for loop")
+        self.not_a_set(node.iter)
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        self.not_a_set(node.iter)
+
+    def not_a_set(self, iterable: cst.BaseExpression) -> None:
+        """A set iterates in CPython's hash-table order, which compiled code does not promise to reproduce."""
+        parts = [a.value for a in iterable.args] if isinstance(iterable, cst.Call) and isinstance(
+            iterable.func, cst.Name) and iterable.func.value in ("enumerate", "zip", "list", "tuple") else [iterable]
+        for part in parts:
+            if isinstance(part, cst.Name) and part.value in self.sets:
+                self.fail(part, f"iterating the set '{part.value}' is not supported: CPython's order is its hash "
+                                "table's, which compiled code does not reproduce", f"iterate over sorted({part.value})")
 
     def visit_GeneratorExp(self, node: cst.GeneratorExp) -> None:
         if id(node) not in self.consumed:
@@ -160,6 +173,8 @@ class _SubsetChecker(Checker):
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func.value if isinstance(node.func, cst.Name) else None
+        if func in ("list", "tuple") and len(node.args) == 1:
+            self.not_a_set(node.args[0].value)
         if func in _GENERATOR_CONSUMERS and len(node.args) == 1 and isinstance(node.args[0].value, cst.GeneratorExp):
             self.consumed.add(id(node.args[0].value))
         # zip's keyword (strict=) would be taken for an array by normalize/for_in.py: refused at the keyword
@@ -295,7 +310,7 @@ _GENERATOR_CONSUMERS = CONSUMING | SHORT_CIRCUITING
 
 
 def _first_comprehension(node: cst.CSTNode) -> cst.CSTNode | None:
-    if isinstance(node, cst.ListComp | cst.GeneratorExp):
+    if isinstance(node, cst.ListComp | cst.GeneratorExp | cst.SetComp | cst.DictComp):
         return node
     return next((found for child in node.children if (found := _first_comprehension(child)) is not None), None)
 

@@ -1,4 +1,5 @@
-"""List comprehensions (and generator expressions that a call consumes whole) → loops that build the list.
+"""List, set and dict comprehensions (and generator expressions that a call consumes whole) → loops that build
+the list, set or dict.
 
     total = sum([a[i] * w for i in range(n) if a[i] > 0])     _l0 = []  # L4
                                                    →         for _i0 in range(n):  # L4
@@ -49,6 +50,28 @@ class _Hoist(cst.CSTTransformer):
 
     def visit_GeneratorExp(self, node: cst.GeneratorExp) -> bool:
         return False
+
+    def visit_SetComp(self, node: cst.SetComp) -> bool:
+        return False
+
+    def visit_DictComp(self, node: cst.DictComp) -> bool:
+        return False
+
+    def leave_SetComp(self, original: cst.SetComp, updated: cst.SetComp) -> cst.BaseExpression:
+        name = self.fresh("_s")
+        add = cst.Call(cst.Attribute(cst.Name(name), cst.Name("add")), [cst.Arg(updated.elt)])
+        self.prelude += [_assign(name, cst.Call(cst.Name("set")), self.line),
+                         *self.loops(updated.for_in, [_line(cst.Expr(add), self.line)])]
+        return cst.Name(name)
+
+    def leave_DictComp(self, original: cst.DictComp, updated: cst.DictComp) -> cst.BaseExpression:
+        """The key first, then the value, as Python evaluates them (an assignment would take the value first)."""
+        name, key = self.fresh("_d"), self.fresh("_k")
+        item = cst.Subscript(cst.Name(name), [cst.SubscriptElement(cst.Index(cst.Name(key)))])
+        self.prelude += [_assign(name, cst.Dict([]), self.line), *self.loops(updated.for_in, [
+            _assign(key, updated.key, self.line),
+            _line(cst.Assign([cst.AssignTarget(item)], updated.value), self.line)])]
+        return cst.Name(name)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = updated.func.value if isinstance(updated.func, cst.Name) else None

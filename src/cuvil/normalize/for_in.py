@@ -7,7 +7,8 @@
                                                       s += x * y  # L6
 
 An iterable that is not a plain name (or whose name the body rebinds) is evaluated once, before the loop, into
-a fresh temporary, as Python does.
+a fresh temporary, as Python does. A dict (a name frontend/containers.py knows, or `d.items()`, `.keys()`,
+`.values()`) is iterated through `list(...)` of it: its keys in insertion order, as Python's.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import TypeGuard, Union
 
 import libcst as cst
 
+from ..frontend.containers import containers
 from .names import Fresh, all_names, assigned_names
 from .origins import origin_of, with_origin
 
@@ -62,9 +64,11 @@ class ForInToIndex(cst.CSTTransformer):
     def __init__(self) -> None:
         super().__init__()
         self.fresh = Fresh(set())
+        self.dicts: set[str] = set()
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.fresh = Fresh(all_names(node))
+        self.dicts = {name for name, kind in containers(node).items() if kind == "dict"}
 
     def leave_For(
         self, original: cst.For, updated: cst.For
@@ -129,11 +133,19 @@ class ForInToIndex(cst.CSTTransformer):
                 return value
 
             return _Sequence(_call("len", _call("range", *args)), nth)
+        if isinstance(expr, cst.Name) and expr.value in self.dicts or _dict_view(expr):
+            expr = _call("list", expr)  # a dict: a list of its keys (or items, values), indexed
         array = once(expr)
         return _Sequence(
             _call("len", array),
             lambda i: cst.Subscript(array, [cst.SubscriptElement(cst.Index(i))]),
         )
+
+
+def _dict_view(expr: cst.BaseExpression) -> bool:
+    """`d.items()`, `d.keys()`, `d.values()`: no array has these methods."""
+    return isinstance(expr, cst.Call) and not expr.args and isinstance(expr.func, cst.Attribute) \
+        and expr.func.attr.value in ("items", "keys", "values")
 
 
 def _start_positional(expr: cst.BaseExpression) -> cst.BaseExpression:
