@@ -5,6 +5,7 @@ written where the two overlap. Each case is a first call, a guard hit and a guar
 
 from __future__ import annotations
 
+import traceback
 from typing import Any
 
 import numpy as np
@@ -77,3 +78,16 @@ def test_a_half_array_is_refused_naming_np_copyto() -> None:
     with pytest.raises(cuvil.CuvilTypeError, match=r":2: np\.copyto on a float16 array") as caught:
         jitted(COPY)(np.zeros(3, np.float16), np.arange(3))
     assert caught.value.lineno == 2
+
+
+@pytest.mark.parametrize(("dst", "src", "error"), [
+    (np.zeros(3, np.int64), np.arange(3.0), TypeError),  # same_kind
+    (np.zeros(3), np.arange(4.0), ValueError),  # does not broadcast
+    (np.zeros(3, np.int8), 300, OverflowError),  # a Python int by value
+])
+def test_errors_are_raised_at_the_users_line(dst, src, error) -> None:
+    fn = jitted("def f(dst, src):\n    n = 1\n    np.copyto(dst, src)\n    return n\n")
+    with pytest.raises(error) as caught:
+        fn(dst, src)
+    last = traceback.extract_tb(caught.tb)[-1]
+    assert (last.filename, last.lineno) == (fn.py_func.__code__.co_filename, 3)

@@ -5,6 +5,8 @@ a guard hit and a guard miss (a longer last axis); the row-loop spelling agrees 
 
 from __future__ import annotations
 
+import traceback
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -42,3 +44,12 @@ def test_the_row_loop_spelling_agrees(parallel: bool) -> None:
         x = rng.standard_normal(shape)
         np.testing.assert_allclose(rows(x), np.linalg.norm(x, axis=1), rtol=1e-12)
         np.testing.assert_allclose(axis(x), np.linalg.norm(x, axis=1), rtol=1e-12)
+
+
+def test_an_axis_out_of_range_is_numpys_axis_error_at_the_users_line() -> None:
+    fn = jitted("def f(x):\n    n = 1\n    return np.linalg.norm(x, axis=2) * n\n")
+    with pytest.raises(np.exceptions.AxisError) as caught:
+        fn(np.ones((2, 3)))
+    assert str(caught.value) == "axis 2 is out of bounds for array of dimension 2"
+    last = traceback.extract_tb(caught.tb)[-1]
+    assert (last.filename, last.lineno) == (fn.py_func.__code__.co_filename, 3)

@@ -129,7 +129,9 @@ LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.checks.list_in
                          "arange_float_step", "unpacks", "sequence_into_element")),
                      "cuvil.runtime.intrinsics.inplace_value", "cuvil.runtime.big_ints.beyond_int64",
                      "cuvil.runtime.histograms.histogram", "cuvil.runtime.products.cross", "cuvil.runtime.tiles.tile",
+                     "cuvil.runtime.copies.copyto",
                      *(f"cuvil.runtime.axes.{n}" for n in ("cumprod_axis", "sort_axis", "argsort_axis", "roll_axis",
+                                                           "norm_axis",
                                                            "sort_in_place", "argmax_axis", "argmin_axis")),
                      "cuvil.runtime.products.int_dot", "cuvil.runtime.products.int_matmul",
                      *(f"cuvil.runtime.axis_reductions.{n}_axes" for n in ("var", "std", "mean", "max", "min")),
@@ -268,7 +270,10 @@ _TABLE: dict[str, Entry] = {
                                                               "sigmoid_f64").split())),
     **_entries("cuvil.runtime.reorder.add_any_order"),
     **_entries("cuvil.runtime.axes.cumprod_axis cuvil.runtime.axes.sort_axis cuvil.runtime.axes.argsort_axis "
-               "cuvil.runtime.axes.roll_axis", raises="opaque"),  # np.cumprod(a, axis=k), np.sort, np.argsort, np.roll
+               "cuvil.runtime.axes.roll_axis cuvil.runtime.axes.norm_axis", raises="opaque"),  # np.cumprod(a, axis=k),
+    # np.sort, np.argsort, np.roll, np.linalg.norm
+    **_entries("cuvil.runtime.wrapping.add cuvil.runtime.wrapping.sub cuvil.runtime.wrapping.mul"),  # NumPy's int64
+    # + - *, wrapping (lower/wrapping.py): pure, raise nothing
     **_entries("cuvil.runtime.axes.sort_in_place", writes=(Arg(0),), raises="opaque"),  # a.sort(axis=k)
     **_entries("cuvil.runtime.items.item_at", raises="opaque"),  # a.item(k) (lower/pyscalars.py)
     **_entries("cuvil.runtime.masks.mask_read", raises="opaque"),  # a[m] of a 2-D or deeper mask (lower/masks.py)
