@@ -9,14 +9,16 @@ Run: `python bench/int_wrapping.py` (writes bench/int_wrapping.md).
 from __future__ import annotations
 
 import platform
-import statistics
-import time
+import sys
 from pathlib import Path
 
 import numba
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from bench.timing import median_seconds  # noqa: E402
 
 
 def hash_rows(x, out):
@@ -65,15 +67,6 @@ def _numpy(name: str, x, y):
         return out[1:]
 
 
-def _median(fn, args, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn(*args)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def main(repeat: int = 9) -> str:
     import cuvil
 
@@ -85,7 +78,7 @@ def main(repeat: int = 9) -> str:
         for compiled in (nb, cv):
             got = np.asarray(compiled(*args))
             assert np.array_equal(got[1:] if fn is prefix_differences else got, expected), fn.__name__
-        n, c = _median(nb, args, repeat), _median(cv, args, repeat)
+        n, c = median_seconds(nb, args, repeat), median_seconds(cv, args, repeat)
         rows.append(f"| {fn.__name__} | {n * 1e3:.2f} | {c * 1e3:.2f} | {n / c:.3f} |")
     text = "\n".join([
         "# Wrapping int64 arithmetic against Numba's nsw (CPU)", "",

@@ -51,6 +51,7 @@ for _variable, _prefix in ("CUVIL_CACHE_DIR", "cuvil-bench-lowering-"), ("TORCHI
 import cuvil  # noqa: E402
 from bench.cpu_vs_numba import _machine  # noqa: E402
 from bench.host_memory import prefault  # noqa: E402
+from bench.timing import median_seconds  # noqa: E402
 from cuvil.runtime.pages import advise  # noqa: E402
 
 KERNELS = ("gelu_np", "softmax_np", "chain3")
@@ -89,23 +90,6 @@ def _floor_3(a, b, c, out):
     for i in numba.prange(a.size):
         out[i] = (a[i] + b[i] + c[i]) * 2
     return out
-
-
-def _median(fn: Callable[..., Any], args: tuple[Any, ...], repeat: int) -> float:
-    """Median of `repeat` calls after WARM_S seconds of untimed calls.
-
-    The warm-up lets caches, thread pools and the allocator settle; the host's first touch of memory is paid
-    once for all systems before (bench/host_memory.py).
-    """
-    deadline = time.perf_counter() + WARM_S
-    while time.perf_counter() < deadline:
-        fn(*args)
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn(*args)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def _first_call(fn: Callable[..., Any], args: tuple[Any, ...]) -> float:
@@ -170,7 +154,7 @@ def measure(kernel: str, repeat: int, with_compile: bool) -> dict[str, Any]:
     rounds: dict[str, list[float]] = {name: [] for name in timed}
     for _ in range(ROUNDS):  # the systems take turns: a machine that slows for a while slows them alike
         for name, (call, call_args) in timed.items():
-            rounds[name].append(_median(call, call_args, repeat))
+            rounds[name].append(median_seconds(call, call_args, repeat, WARM_S))
     for name, medians in rounds.items():
         row["ms"][name] = statistics.median(medians) * 1e3
         print(f"{kernel:10s} {name:15s} {row['ms'][name]:9.2f} ms", file=sys.stderr)
