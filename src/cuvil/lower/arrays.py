@@ -33,6 +33,7 @@ from ..analysis.types import Array, Scalar, Type
 from ..cfg.uses import calls_in, reads_in
 from ..normalize.names import Fresh, assigned_names
 from ..normalize.origins import origin_of
+from .across import across
 from .element import ELEMENTWISE_OPS, Element, NotLowered, dtype_attr
 from .nest import Alloc, Nest, Stmts, assign, line, loop, subscript
 from .reductions import REDUCTIONS, Reduction
@@ -42,8 +43,10 @@ class Lowering:
     """Lowers the array statements of one function (typed by `types`, shapes in `shapes` per statement)."""
 
     def __init__(self, types: Types, shapes: dict[int, State], fresh: Fresh, numpy: Callable[[], str],
-                 intrinsic: Callable[[str, str], str]):
+                 intrinsic: Callable[[str, str], str], cpu: bool = True, parallel: bool = False):
         self.types, self.shapes, self.fresh, self.numpy, self.intrinsic = types, shapes, fresh, numpy, intrinsic
+        self.cpu = cpu  # reductions along a leading axis in memory order (lower/across.py); CUDA: a lane a thread
+        self.chunks = 16 if parallel else 1  # stretches of a leading reduced axis (lower/across.py)
 
     def statement(self, stmt: cst.BaseStatement) -> list[cst.BaseStatement | Nest] | None:
         """The statement as nests (and plain statements around them), or None to keep it as written."""
@@ -327,14 +330,19 @@ class _Statement:
                                            for k in range(len(variables))] \
             if found.keepdims else [cst.Name(variables[k]) for k in kept]
         store = assign(subscript(cst.Name(out), index), pieces.result, self.line)
+        out_keys = [keys[k] if k != axis else "1" for k in range(len(keys))] if found.keepdims \
+            else [keys[k] for k in kept]
+        alloc = Alloc(out, tuple(out_dims), dtype, allocation, tuple(out_keys))
+        if self.l.cpu and axis < len(variables) - 1:  # lanes inside, the reduced axis outside them
+            nest = across(pieces, variables, extents, keys, axis, pre, alloc, store, numpy, self.l.fresh,
+                          self.l.chunks, self.line)
+            nest.defines |= _bound(pre)
+            return nest
         inner: Stmts = [loop(variables[axis], cst.Name(extents[axis]), pieces.update, self.line)]
         body: Stmts = [*pieces.init, *inner, *pieces.finish, store]
         for k in reversed(kept[1:]):
             body = [loop(variables[k], cst.Name(extents[k]), body, self.line)]
         first = kept[0]
-        out_keys = [keys[k] if k != axis else "1" for k in range(len(keys))] if found.keepdims \
-            else [keys[k] for k in kept]
-        alloc = Alloc(out, tuple(out_dims), dtype, allocation, tuple(out_keys))
         return Nest(self.line, [*pre, *pieces.check, allocation], [alloc], variables[first],
                     cst.Name(extents[first]), keys[first], body, [], {out, *extents, *_bound(pre)}, result=out)
 

@@ -150,7 +150,8 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
         for name, types in typed.items() if not as_written else ():
             fn = functions[name]
             table = shapes.infer(fn, signature if name == entry else {})
-            lowering = Lowering(types, table, Fresh(all_names(fn)), numpy, intrinsic)
+            lowering = Lowering(types, table, Fresh(all_names(fn)), numpy, intrinsic, options.target == "cpu",
+                                bool(options.parallel))
             functions[name] = lower_arrays(fn, lowering)
     globals = program.globals()  # with the names the lowering bound
     with stage("analyze"):  # the lowered loops are new code: typed anew

@@ -83,6 +83,9 @@ class Pieces:
     finish: Stmts  # after each accumulation
     result: cst.BaseExpression
     names: set[str]  # the temporaries it binds
+    # What each accumulation carries from element to element: its dtype and how two partial ones combine, `+`,
+    # `*`, `max` or `min` (lower/across.py)
+    state: dict[str, tuple[str, str]]
 
 
 Fresh = Callable[[str], str]
@@ -130,7 +133,8 @@ class _Sum:
         vector = math.reduction("sum", wide) if serial and self.operator is cst.AddAssign else None
         update: Stmts = [_any_order(acc, value, wide, numpy, intrinsic, vector, origin) if vector
                          else line(cst.AugAssign(cst.Name(acc), self.operator(), value), origin)]
-        return Pieces([], init, update, [], result, set())
+        combine = "+" if self.operator is cst.AddAssign else "*"
+        return Pieces([], init, update, [], result, set(), {acc: (wide, combine)})
 
 
 class _Mean:
@@ -144,7 +148,7 @@ class _Mean:
                          else line(cst.AugAssign(cst.Name(acc), cst.AddAssign(), value), origin)]
         divide = cst.Call(cst.Name(intrinsic("cuvil.runtime.elementwise", "true_divide")),
                           [cst.Arg(cst.Name(acc)), cst.Arg(count)])  # NumPy: the mean of nothing is nan
-        return Pieces([], init, update, [], _cast(numpy, dtype, divide), set())
+        return Pieces([], init, update, [], _cast(numpy, dtype, divide), set(), {acc: (wide, "+")})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -177,7 +181,7 @@ class _Extreme:
         pick = cst.Call(cst.Name("max" if self.largest else "min"), [cst.Arg(cst.Name(acc))])
         if kind != "f":
             update: Stmts = [assign(cst.Name(acc), pick.with_changes(args=[*pick.args, cst.Arg(value)]), origin)]
-            return Pieces(check, init, update, [], cst.Name(acc), set())
+            return Pieces(check, init, update, [], cst.Name(acc), set(), {acc: (dtype, what[:3])})
         # Along an axis (a serial loop) a NaN-blind step LLVM vectorizes (lower/math.py); a whole-array loop keeps
         # `max`, a reduction Numba's parfor knows. Either way NaNs are counted and win at the end.
         vector = math.reduction("max" if self.largest else "min", dtype) if serial else None
@@ -191,7 +195,8 @@ class _Extreme:
                   line(cst.AugAssign(cst.Name(nans), cst.AddAssign(), is_nan), origin)]
         finish: Stmts = [with_origin(cst.If(cst.Name(nans), cst.IndentedBlock(
             [assign(cst.Name(acc), _cast(numpy, dtype, _np(numpy, "nan")), origin)])), origin)]
-        return Pieces(check, init, update, finish, cst.Name(acc), {element, nans})
+        return Pieces(check, init, update, finish, cst.Name(acc), {element, nans},
+                      {acc: (dtype, what[:3]), nans: ("int64", "+")})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -210,7 +215,7 @@ class _Logical:
         update: Stmts = [line(cst.AugAssign(cst.Name(acc), cst.AddAssign(), deciding), origin)]
         result = cst.Comparison(cst.Name(acc), [cst.ComparisonTarget(
             cst.GreaterThan() if self.any else cst.Equal(), cst.Integer("0"))])
-        return Pieces([], init, update, [], result, set())
+        return Pieces([], init, update, [], result, set(), {acc: ("int64", "+")})
 
 
 REDUCTIONS = {
