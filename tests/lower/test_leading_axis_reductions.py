@@ -1,9 +1,9 @@
 """Reductions along an axis that is not the last (lower/across.py): a row of accumulators updated one input row
 at a time, and under `parallel=True` chunks of rows whose accumulators are combined after the loop. NumPy's
-answer for every reduction the lowering takes (sum prod mean max min any all), 2-D to 4-D, keepdims, a NaN in any
-chunk, integers and bools, an empty reduced axis; serial and parallel; the first call, a guard hit and a guard
-miss; static and dynamic dims; rows from 0 to past the chunk count (16), so chunks of one row, of several, and
-chunks past the end that hold none."""
+answer for every reduction the lowering takes (sum prod mean max min any all; var and std in two passes; argmax
+and argmin), 2-D to 4-D, keepdims, a NaN in any chunk, integers and bools, an empty reduced axis; serial and
+parallel; the first call, a guard hit and a guard miss; static and dynamic dims; rows from 0 to past the chunk
+count (16), so chunks of one row, of several, and chunks past the end that hold none."""
 
 from __future__ import annotations
 
@@ -37,9 +37,28 @@ def logical(a):
 MIDDLE = """
 def middle(a):
     r0 = np.sum(a, axis=1)
+    r4 = a.std(axis=1)
+    r5 = a.argmax(axis=1)
     r1 = a.max(axis=1, keepdims=True)
     r2 = np.mean(a, axis=0)
     r3 = a.min(axis=-2)
+    return r0, r1, r2, r3, r4, r5
+"""
+SPREAD = """
+def spread(a):
+    r0 = np.var(a, axis=0)
+    r1 = a.std(axis=0, ddof=1, keepdims=True)
+    r2 = a.var(axis=-1, ddof=2)
+    r3 = np.std(a, axis=1, keepdims=True)
+    r4 = np.var(a, 0, ddof=-1)
+    return r0, r1, r2, r3, r4
+"""
+POSITIONS = """
+def positions(a):
+    r0 = np.argmax(a, axis=0)
+    r1 = a.argmin(axis=0)
+    r2 = np.argmax(a, axis=-1, keepdims=True)
+    r3 = a.argmin(1)
     return r0, r1, r2, r3
 """
 STANDARDISED = """
@@ -72,6 +91,32 @@ def test_integers_and_bools_along_the_first_axis(parallel, dtype, data):
     rows, cols = data.draw(SIDES, label="rows"), data.draw(st.integers(0, 5), label="cols")
     a = seeded_array(data, dtype, (rows, cols), full_range=True)
     assert_like_numpy(jitted(LOGICAL, dynamic=True, parallel=parallel), a)
+
+
+@pytest.mark.parametrize("parallel", [False, True], ids=["serial", "parallel"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int16", "uint8", "bool"])
+@settings(max_examples=20)
+@given(data=st.data())
+def test_var_and_std_in_two_passes(parallel, dtype, data):
+    """NumPy's var and std along either axis, ddof 0, 1, 2 and -1: nan for no rows, inf or nan where the
+    divisor n - ddof is 0 or less, float32 for float32, float64 for integers and bools."""
+    a = _rows(data, 2, dtype) if dtype.startswith("float") else seeded_array(
+        data, dtype, (data.draw(SIDES, label="rows"), data.draw(st.integers(0, 5), label="cols")))
+    assert_like_numpy(jitted(SPREAD, dynamic=True, parallel=parallel), a, reduced=a.astype(np.float64) ** 2)
+
+
+@pytest.mark.parametrize("parallel", [False, True], ids=["serial", "parallel"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int8", "uint64", "bool"])
+@settings(max_examples=20)
+@given(data=st.data())
+def test_argmax_and_argmin(parallel, dtype, data):
+    """The first index of the extreme; of the first NaN where there is one (a NaN half the time, ±inf drawn
+    in, several equal extremes among few distinct values); NumPy's ValueError for an empty axis."""
+    rows, cols = data.draw(SIDES, label="rows"), data.draw(st.integers(0, 5), label="cols")
+    a = seeded_array(data, dtype, (rows, cols), scale=1.5, full_range=data.draw(st.booleans(), label="full"))
+    if a.dtype.kind == "f" and a.size:
+        a.flat[data.draw(st.integers(0, a.size - 1), label="at")] = data.draw(st.sampled_from([np.inf, -np.inf]))
+    assert_like_numpy(jitted(POSITIONS, dynamic=True, parallel=parallel), a)
 
 
 @pytest.mark.parametrize("parallel", [False, True], ids=["serial", "parallel"])

@@ -8,10 +8,11 @@ negative-index wrap-around and vectorize it (blocks of lanes, `range(lo, hi)`, s
 
 With no axis kept before the reduced one, the rows are cut into `chunks` stretches, each with lanes of its own
 (the nest's loop, over chunks: parallel under `parallel=True`), and the chunks' lanes are combined in order after
-it. Serial code has one chunk: each lane adds its elements in the order the strided walk did, the same bits.
-Measured on 2 cores (4000 × 1000 float32 sum, Numba by hand): serial 0.65 ms, 2 or 16 contiguous chunks 0.19 ms;
-rows dealt round-robin (`range(c, n, chunks)`, no index arithmetic) 0.96 ms; a parallel loop over the lanes inside
-the serial loop over rows, one parallel region per row, 14.6 ms.
+it. A var or std (whose second pass needs the whole mean) and an argmax or argmin (a value and its index) stay one
+chunk, as serial code always does: each lane then takes its elements in the order the strided walk did, the same
+bits. Measured on 2 cores (4000 × 1000 float32 sum, Numba by hand): serial 0.65 ms, 2 or 16 contiguous chunks
+0.19 ms; rows dealt round-robin (`range(c, n, chunks)`, no index arithmetic) 0.96 ms; a parallel loop over the
+lanes inside the serial loop over rows, one parallel region per row, 14.6 ms.
 
     m = x.mean(axis=0)   →   _nc0 = 1        # parallel: max(min(_d0, 16), 1) chunks of -(-_d0 // _nc0) rows
                              _acc0 = np.empty((_nc0, _d1), np.float64)
@@ -23,12 +24,13 @@ the serial loop over rows, one parallel region per row, 14.6 ms.
                                      for _i1 in range(_d1):
                                          _acc0[_c0, _i1] = add_any_order(_acc0[_c0, _i1], np.float64(x[_i0, _i1]))
                              for _i1 in range(_d1):
-                                 for _k0 in range(1, _nc0):
+                                 for _k0 in range(1, _nc0):   # only with more than one chunk
                                      _acc0[0, _i1] = _acc0[0, _i1] + _acc0[_k0, _i1]
                                  m[_i1] = np.float32(true_divide(_acc0[0, _i1], np.float64(_d0)))
 
 With axes kept before the reduced one (`x.sum(axis=1)` of a 3-D array), the first of those is the nest's loop
-instead (fused with its neighbours, parallel under `parallel=True`), with lanes of its own per index.
+instead (fused with its neighbours, parallel under `parallel=True`), with lanes of its own per index. A two-pass
+reduction (lower/reductions.Variance) runs the rows twice, its `between` step on the lanes in the middle.
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ def across(pieces: Pieces, variables: list[str], extents: list[str], keys: list[
            pre: Stmts, out: Alloc, store: cst.BaseStatement, numpy: str, fresh: Fresh, chunks: int,
            origin: int | None) -> Nest:
     """The nest of a reduction along `axis` (< the last) whose result is stored by `store` into `out`."""
+    # two partial results of a two-pass reduction, or of an argmax, do not simply combine
+    chunks = 1 if pieces.again or any(not op for _, op in pieces.state.values()) else chunks
     lead = [k for k in range(len(variables)) if k < axis]
     trail = [k for k in range(len(variables)) if k > axis]
     if lead:
@@ -64,16 +68,22 @@ def across(pieces: Pieces, variables: list[str], extents: list[str], keys: list[
     own = _Lanes(set(pieces.state), [cst.Name(outer), *(cst.Name(variables[k]) for k in trail)])
 
     def over_lanes(body: Stmts) -> Stmts:
+        if not body:
+            return []
         for k in reversed(trail):
             body = [loop(variables[k], cst.Name(extents[k]), body, origin)]
         return body
 
     init = over_lanes(own.each(pieces.init))
     update = over_lanes(own.each(pieces.update))
+    between = over_lanes(own.each(pieces.between))
+    again = over_lanes(own.each(pieces.again))
     pre = [*pre, *pieces.check, *allocations, out.statement]
     if lead:
-        body: Stmts = [*init, loop(variables[axis], cst.Name(extents[axis]), update, origin),
-                       *over_lanes(own.each([*pieces.finish, store]))]
+        body: Stmts = [*init, loop(variables[axis], cst.Name(extents[axis]), update, origin)]
+        if again:
+            body += [*between, loop(variables[axis], cst.Name(extents[axis]), again, origin)]
+        body += over_lanes(own.each([*pieces.finish, store]))
         for k in reversed(lead[1:]):
             body = [loop(variables[k], cst.Name(extents[k]), body, origin)]
         return Nest(origin, pre, [out], outer, cst.Name(count), keys[lead[0]], body, [], {out.name, *extents},
@@ -89,12 +99,14 @@ def across(pieces: Pieces, variables: list[str], extents: list[str], keys: list[
         row = [assign(cst.Name(lo), start, origin), assign(cst.Name(hi), end, origin), *row]
         rows = cst.Call(cst.Name("range"), [cst.Arg(cst.Name(lo)), cst.Arg(cst.Name(hi))])
     row.append(loop(variables[axis], cst.Integer("0"), update, origin).with_changes(iter=rows))
+    if again:
+        row += [*between, loop(variables[axis], cst.Integer("0"), again, origin).with_changes(iter=rows)]
     first = _Lanes(set(pieces.state), [cst.Integer("0"), *(cst.Name(variables[k]) for k in trail)])
     others = _Lanes(set(pieces.state), [cst.Name(other), *(cst.Name(variables[k]) for k in trail)])
     folds: Stmts = [assign(first.one(name), _combined(op, first.one(name), others.one(name)), origin)
              for name, (_, op) in pieces.state.items()]
     combine = [loop(other, cst.Integer("0"), folds, origin).with_changes(
-        iter=cst.Call(cst.Name("range"), [cst.Arg(cst.Integer("1")), cst.Arg(cst.Name(count))]))]
+        iter=cst.Call(cst.Name("range"), [cst.Arg(cst.Integer("1")), cst.Arg(cst.Name(count))]))] if chunks > 1 else []
     post = over_lanes([*combine, *first.each([*pieces.finish, store])])
     return Nest(origin, pre, [out], outer, cst.Name(count), None, row, post,
                 {out.name, count, *extents, *pieces.state}, result=out.name)

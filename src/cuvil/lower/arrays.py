@@ -36,7 +36,7 @@ from ..normalize.origins import origin_of
 from .across import across
 from .element import ELEMENTWISE_OPS, Element, NotLowered, dtype_attr
 from .nest import Alloc, Nest, Stmts, assign, line, loop, subscript
-from .reductions import REDUCTIONS, Reduction
+from .reductions import REDUCTIONS, ArgExtreme, Reduction, Variance
 
 
 class Lowering:
@@ -255,13 +255,13 @@ class _Statement:
     def reduction(self, node: cst.BaseExpression, kind: Type, into: str | None = None) -> cst.BaseExpression:
         assert isinstance(node, cst.Call)
         found = Reduction.parse(node, self.l.types)
-        if found is None or found.op not in REDUCTIONS:
+        if found is None or found.op not in REDUCTIONS and found.op not in ("var", "std", "argmax", "argmin"):
             raise NotLowered
         operand = found.operand
         operand_kind = self.l.types.of(operand)
         if not isinstance(operand_kind, Array) or operand_kind.ndim == 0:
             raise NotLowered
-        if found.op in ("max", "min") and operand_kind.dtype.startswith("complex"):
+        if found.op in ("max", "min", "var", "std", "argmax", "argmin") and operand_kind.dtype.startswith("complex"):
             raise NotLowered  # NumPy orders complex numbers by real part, then imaginary: Numba's own max
         shape = self.shapes.expr(operand)
         ndim = operand_kind.ndim
@@ -278,10 +278,16 @@ class _Statement:
         keys = element.extents(shape, extents, pre)
         value = element.finish(value)
         numpy = self.l.numpy()
-        spec = REDUCTIONS[found.op]
+        spec = Variance(found.op == "std", found.ddof) if found.op in ("var", "std") else \
+            ArgExtreme(found.op == "argmax", variables[axis], self.l.cpu and axis < ndim - 1, operand_kind.dtype) \
+            if found.op in ("argmax", "argmin") and axis is not None else REDUCTIONS.get(found.op)
+        if spec is None:
+            raise NotLowered  # argmax of the whole array: Numba's own (a flat index)
         result_dtype = kind.dtype if isinstance(kind, Scalar | Array) else None
         if result_dtype is None:
             raise NotLowered
+        if axis is None and isinstance(spec, Variance):
+            raise NotLowered  # of the whole array: Numba's own, in float64 (lower/library_results.py)
         if axis is None:
             nest = self.whole(spec, value, variables, extents, keys, pre, result_dtype, numpy, into,
                               found.keepdims)
@@ -339,6 +345,8 @@ class _Statement:
             nest.defines |= _bound(pre)
             return nest
         inner: Stmts = [loop(variables[axis], cst.Name(extents[axis]), pieces.update, self.line)]
+        if pieces.again:
+            inner += [*pieces.between, loop(variables[axis], cst.Name(extents[axis]), pieces.again, self.line)]
         body: Stmts = [*pieces.init, *inner, *pieces.finish, store]
         for k in reversed(kept[1:]):
             body = [loop(variables[k], cst.Name(extents[k]), body, self.line)]

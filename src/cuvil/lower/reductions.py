@@ -32,6 +32,7 @@ class Reduction:
     operand: cst.BaseExpression
     axis: int | None
     keepdims: bool
+    ddof: int = 0  # var and std
 
     @staticmethod
     def parse(node: cst.Call, types: Types) -> Reduction | None:
@@ -39,7 +40,10 @@ class Reduction:
         name = types.calls.effect(node).name
         positional = [a.value for a in node.args if a.keyword is None]
         keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
-        if set(keywords) - {"axis", "keepdims"}:
+        if set(keywords) - {"axis", "keepdims", "ddof"}:
+            return None
+        ddof = literal_int(keywords.get("ddof", cst.Integer("0")))
+        if ddof is None or ("ddof" in keywords and name.rpartition(".")[2] not in ("var", "std")):
             return None
         if name.startswith("numpy.") and name[6:] in _NAMES and positional:
             op, operand, rest = _NAMES[name[6:]], positional[0], positional[1:]
@@ -56,11 +60,11 @@ class Reduction:
         keep = keywords.get("keepdims")
         if keep is not None and not (isinstance(keep, cst.Name) and keep.value in ("True", "False")):
             return None
-        return Reduction(op, operand, axis, isinstance(keep, cst.Name) and keep.value == "True")
+        return Reduction(op, operand, axis, isinstance(keep, cst.Name) and keep.value == "True", ddof)
 
 
 _NAMES = {"sum": "sum", "prod": "prod", "mean": "mean", "max": "max", "amax": "max", "min": "min", "amin": "min",
-          "any": "any", "all": "all"}
+          "any": "any", "all": "all", "var": "var", "std": "std", "argmax": "argmax", "argmin": "argmin"}
 
 
 def is_none(node: cst.BaseExpression) -> bool:
@@ -86,6 +90,8 @@ class Pieces:
     # What each accumulation carries from element to element: its dtype and how two partial ones combine, `+`,
     # `*`, `max` or `min` (lower/across.py)
     state: dict[str, tuple[str, str]]
+    between: Stmts = dataclasses.field(default_factory=list)  # a two-pass reduction: after the first pass
+    again: Stmts = dataclasses.field(default_factory=list)  # and per element of its second pass
 
 
 Fresh = Callable[[str], str]
@@ -216,6 +222,109 @@ class _Logical:
         result = cst.Comparison(cst.Name(acc), [cst.ComparisonTarget(
             cst.GreaterThan() if self.any else cst.Equal(), cst.Integer("0"))])
         return Pieces([], init, update, [], result, set(), {acc: ("int64", "+")})
+
+
+@dataclasses.dataclass(frozen=True)
+class Variance:
+    """NumPy's var (std: its square root) of real numbers along an axis, in NumPy's two passes: the mean, then
+    the sum of squared deviations from it, over max(n - ddof, 0) (inf or nan where that is 0; nan for no
+    elements), in float64 and rounded once to NumPy's dtype. Two partial results do not simply combine, so
+    lower/across.py keeps such a reduction in one chunk."""
+    root: bool
+    ddof: int
+
+    def pieces(self, acc: str, value: cst.BaseExpression, dtype: str, numpy: str, fresh: Fresh,
+               origin: int | None, intrinsic: Intrinsic, count: cst.BaseExpression,
+               serial: bool = False) -> Pieces:
+        mean, deviation = fresh("_mean"), fresh("_dev")
+        zero = _cast(numpy, "float64", cst.Integer("0"))
+        sums = math.reduction("sum", "float64") if serial else None
+        divide = cst.Name(intrinsic("cuvil.runtime.elementwise", "true_divide"))
+
+        def add(name: str, term: cst.BaseExpression) -> cst.BaseStatement:
+            if sums is None:
+                return line(cst.AugAssign(cst.Name(name), cst.AddAssign(), term), origin)
+            return assign(cst.Name(name), cst.Call(cst.Name(intrinsic(*sums)), [cst.Arg(cst.Name(name)),
+                                                                                  cst.Arg(term)]), origin)
+
+        square = cst.BinaryOperation(cst.Name(deviation), cst.Multiply(), cst.Name(deviation))
+        between: Stmts = [assign(cst.Name(mean), cst.Call(divide, [cst.Arg(cst.Name(mean)), cst.Arg(
+            _cast(numpy, "float64", count))]), origin)]
+        again = [assign(cst.Name(deviation), cst.BinaryOperation(_cast(numpy, "float64", value), cst.Subtract(),
+                                                                 cst.Name(mean)), origin), add(acc, square)]
+        kept = count if self.ddof == 0 else cst.Call(cst.Name("max"), [cst.Arg(cst.BinaryOperation(
+            count, cst.Subtract() if self.ddof > 0 else cst.Add(), cst.Integer(str(abs(self.ddof))))),
+            cst.Arg(cst.Integer("0"))])
+        result: cst.BaseExpression = cst.Call(divide, [cst.Arg(cst.Name(acc)),
+                                                       cst.Arg(_cast(numpy, "float64", kept))])
+        if self.root:
+            result = cst.Call(_np(numpy, "sqrt"), [cst.Arg(result)])
+        return Pieces([], [assign(cst.Name(acc), zero, origin), assign(cst.Name(mean), zero, origin)],
+                      [add(mean, _cast(numpy, "float64", value))], [], _cast(numpy, dtype, result), {deviation},
+                      {acc: ("float64", "+"), mean: ("float64", "+")}, between, again)
+
+
+@dataclasses.dataclass(frozen=True)
+class ArgExtreme:
+    """NumPy's argmax (argmin) along an axis: the first index of the largest (smallest) element, of the first NaN
+    if there is one; NumPy's ValueError for an empty axis. Along the last axis (`lanes` False) in two passes, the
+    extreme as a reduction LLVM vectorizes (NaNs counted beside it), then the first index holding it; across
+    lanes (lower/across.py) in one pass of selects, each lane keeping its index. `position` is the reduced
+    axis's loop variable, `operand` the dtype of the elements (the result's is int64)."""
+    largest: bool
+    position: str
+    lanes: bool
+    operand: str
+
+    def pieces(self, acc: str, value: cst.BaseExpression, dtype: str, numpy: str, fresh: Fresh,
+               origin: int | None, intrinsic: Intrinsic, count: cst.BaseExpression,
+               serial: bool = False) -> Pieces:
+        dtype = self.operand
+        extreme = _Extreme(self.largest).pieces(acc, value, dtype, numpy, fresh, origin, intrinsic, count, True)
+        what = "argmax" if self.largest else "argmin"
+        error = cst.Call(cst.Name("ValueError"), [cst.Arg(cst.SimpleString(repr(
+            f"attempt to get {what} of an empty sequence")))])
+        empty = cst.Comparison(count, [cst.ComparisonTarget(cst.Equal(), cst.Integer("0"))])
+        check: Stmts = [with_origin(cst.If(empty, cst.IndentedBlock([line(cst.Raise(error), origin)])), origin)]
+        index, element = fresh("_at"), fresh("_v")
+        floats = np.dtype(dtype).kind == "f"
+        init = [*extreme.init[:1], assign(cst.Name(index), cst.Integer("0"), origin)]
+        state = {acc: (dtype, ""), index: ("int64", "")}  # no combine: lower/across.py keeps one chunk
+        if self.lanes:
+            beyond = cst.Comparison(cst.Name(element), [cst.ComparisonTarget(
+                cst.GreaterThan() if self.largest else cst.LessThan(), cst.Name(acc))])
+            take: cst.BaseExpression = beyond
+            if floats:  # the first NaN wins: taken while the kept value is not NaN
+                first_nan = cst.BinaryOperation(_is_nan(element, True), cst.BitAnd(), cst.Comparison(
+                    cst.Name(acc), [cst.ComparisonTarget(cst.Equal(), cst.Name(acc))]).with_changes(
+                    lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))
+                take = cst.BinaryOperation(beyond.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]),
+                                           cst.BitOr(), first_nan)
+            taken = fresh("_take")
+            update: Stmts = [assign(cst.Name(element), value, origin), assign(cst.Name(taken), take, origin),
+                             assign(cst.Name(acc), cst.IfExp(cst.Name(taken), cst.Name(element), cst.Name(acc)),
+                                    origin),
+                             assign(cst.Name(index), cst.IfExp(cst.Name(taken), cst.Name(self.position),
+                                                               cst.Name(index)), origin)]
+            return Pieces(check, init, update, [], cst.Name(index), {element, taken}, state)
+        nans = next(iter(n for n in extreme.state if n != acc), None)
+        hit: cst.BaseExpression = cst.Comparison(cst.Name(element), [cst.ComparisonTarget(cst.Equal(),
+                                                                                           cst.Name(acc))])
+        if nans is not None:  # `(v == acc and nans == 0) or (nans > 0 and v != v)`
+            none = cst.Comparison(cst.Name(nans), [cst.ComparisonTarget(cst.Equal(), cst.Integer("0"))])
+            some = cst.Comparison(cst.Name(nans), [cst.ComparisonTarget(cst.GreaterThan(), cst.Integer("0"))])
+            hit = cst.BooleanOperation(cst.BooleanOperation(hit, cst.And(), none), cst.Or(),
+                                       cst.BooleanOperation(some, cst.And(), _is_nan(element, False)))
+        found = cst.If(hit, cst.IndentedBlock([assign(cst.Name(index), cst.Name(self.position), origin),
+                                               line(cst.Break(), origin)]))
+        again: Stmts = [assign(cst.Name(element), value, origin), with_origin(found, origin)]
+        return Pieces(check, [*extreme.init, assign(cst.Name(index), cst.Integer("0"), origin)], extreme.update,
+                      [], cst.Name(index), {*extreme.names, element}, state, [], again)
+
+
+def _is_nan(name: str, grouped: bool) -> cst.Comparison:
+    test = cst.Comparison(cst.Name(name), [cst.ComparisonTarget(cst.NotEqual(), cst.Name(name))])
+    return test.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]) if grouped else test
 
 
 REDUCTIONS = {
