@@ -30,3 +30,25 @@ def test_median_is_numpys_with_nan_and_empty_arrays(data, dtype, other, shape):
         arrays = (seeded_array(data, dtype, shape), seeded_array(data, dtype, shape), seeded_array(data, other, (2, 3)))
         for x in arrays:
             assert_like_numpy(fn, x)
+
+
+MEDIAN_ALONG = """
+def middle_along(x, k):
+    return np.median(x, axis=k), np.median(x, axis=0, keepdims=True), np.median(x, 1)
+"""
+
+
+@settings(max_examples=20, deadline=None)
+@given(data=st.data(), dtype=st.sampled_from(DTYPES), other=st.sampled_from(DTYPES),
+       rows=st.integers(0, 7), cols=st.integers(1, 6))
+def test_median_along_an_axis_is_numpys(data, dtype, other, rows, cols):
+    """np.median(x, axis=k), which Numba refuses ("got an unexpected keyword argument 'axis'"): each lane's
+    median, nan for an empty lane or one holding a NaN, keepdims, an axis given by value and NumPy's AxisError
+    for one out of range; first call, guard hit, guard miss (another dtype and rank)."""
+    fn = jitted(MEDIAN_ALONG)
+    k = data.draw(st.integers(-3, 2), label="k")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # NumPy's "Mean of empty slice"
+        for x in (seeded_array(data, dtype, (rows, cols)), seeded_array(data, dtype, (rows, cols)),
+                  seeded_array(data, other, (2, 3, 2))):
+            assert_like_numpy(fn, x, k)

@@ -21,6 +21,7 @@ import numpy as np
 from .replaced import HELPERS
 
 SELF = "self"  # the array a method is called on
+_AXIS_REDUCTIONS = ("var", "std", "mean", "max", "min", "median")  # runtime/axis_reductions.py's <name>_axes
 
 
 @dataclasses.dataclass(frozen=True)
@@ -134,7 +135,7 @@ LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.checks.list_in
                                                            "norm_axis",
                                                            "sort_in_place", "argmax_axis", "argmin_axis")),
                      "cuvil.runtime.products.int_dot", "cuvil.runtime.products.int_matmul",
-                     *(f"cuvil.runtime.axis_reductions.{n}_axes" for n in ("var", "std", "mean", "max", "min")),
+                     *(f"cuvil.runtime.axis_reductions.{n}_axes" for n in _AXIS_REDUCTIONS),
                      "cuvil.runtime.statistics.percentile", "cuvil.runtime.statistics.quantile",
                      "cuvil.runtime.masks.mask_read", "cuvil.runtime.masks.mask_store", "cuvil.runtime.items.item_at",
                      *(f"cuvil.runtime.ranges.{n}" for n in ("arange", "linspace", "linspace_step")),
@@ -279,7 +280,7 @@ _TABLE: dict[str, Entry] = {
     **_entries("cuvil.runtime.masks.mask_read", raises="opaque"),  # a[m] of a 2-D or deeper mask (lower/masks.py)
     **_entries("cuvil.runtime.masks.mask_store", writes=(Arg(0),), raises="opaque"),  # a[m] = v
     **_entries("cuvil.runtime.axes.argmax_axis cuvil.runtime.axes.argmin_axis", raises="opaque"),
-    **_entries(" ".join(f"cuvil.runtime.axis_reductions.{n}_axes" for n in ("var", "std", "mean", "max", "min")),
+    **_entries(" ".join(f"cuvil.runtime.axis_reductions.{n}_axes" for n in _AXIS_REDUCTIONS),
                raises="opaque"),  # np.var(a, axis=k), np.mean(a, axis=(0, 1)) … (runtime/axis_reductions.py)
     **_entries("cuvil.runtime.folds.python_sum"),  # sum(a), max(a), min(a) of an array (lower/builtin_calls.py)
     **_entries("cuvil.runtime.folds.python_max cuvil.runtime.folds.python_min", raises="opaque"),

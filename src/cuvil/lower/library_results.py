@@ -18,6 +18,7 @@ casts pass (lower/casts.py mixes this in) so the result is NumPy's:
     np.dot(int_a, int_b)       →  int_dot(a, b)                # Numba: BLAS only (also a.dot(b); a @ b: int_matmul)
     np.var(a, axis=1, ddof=1)  →  var_axes(a, 1, 1, False)     # Numba: no axis (runtime/axis_reductions.py)
     np.max(a, axis=(0, 2))     →  max_axes(a, (0, 2), False)   # Numba: no tuple of axes (also mean, min)
+    np.median(a, axis=0)       →  median_axes(a, 0, False)     # Numba: no axis
 
 The result types are analysis/numpy_rules.py's; what Numba returns anyway (int64, float64, bool, complex128
 scalars) is left alone.
@@ -51,7 +52,8 @@ _ALONG = {"cumprod": ("cumprod_axis", None), "sort": ("sort_axis", None), "argso
 # NumPy reductions Numba takes no tuple of axes for (var and std: no axis at all), by runtime/axis_reductions.py's
 # helper, and the keywords besides `axis` and `keepdims` each takes
 _OVER_AXES = {"var": ("var_axes", ("ddof",)), "std": ("std_axes", ("ddof",)), "mean": ("mean_axes", ()),
-              "max": ("max_axes", ()), "amax": ("max_axes", ()), "min": ("min_axes", ()), "amin": ("min_axes", ())}
+              "max": ("max_axes", ()), "amax": ("max_axes", ()), "min": ("min_axes", ()), "amin": ("min_axes", ()),
+              "median": ("median_axes", ())}
 _DTYPE_CASTS = frozenset("int8 int16 int32 int64 uint8 uint16 uint32 uint64 float32 float64 complex64 complex128 "
                          "bool_".split())
 
@@ -183,7 +185,7 @@ class LibraryResults(Clips, Linspaces, Roundings):
         if isinstance(axis, cst.Tuple):
             if not axis.elements or not all(literal_int(e.value) is not None for e in axis.elements):
                 return None
-        elif extra:  # var, std: one axis, an int
+        elif extra or short == "median":  # var, std, median: one axis, an int
             if not (isinstance(at := self.types.of(seen), Scalar) and np.dtype(at.dtype).kind in "iu"):
                 return None
         else:

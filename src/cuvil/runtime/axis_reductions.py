@@ -1,6 +1,7 @@
 """Reductions over one axis or a tuple of axes that Numba lacks: its `np.var` and `np.std` take no `axis` (nor
-`ddof` or `keepdims`), its `np.mean`, `np.max` and `np.min` no tuple of axes. The lowering calls these for
-`np.var(a, axis=k, ddof=d, keepdims=b)`, `a.std(k)`, `np.mean(a, axis=(0, 1))`, `a.max(axis=(0, 2))` …
+`ddof` or `keepdims`), its `np.mean`, `np.max` and `np.min` no tuple of axes, its `np.median` no axis. The
+lowering calls these for `np.var(a, axis=k, ddof=d, keepdims=b)` (an axis not a literal; literal ones are loop nests,
+lower/reductions.py), `np.mean(a, axis=(0, 1))`, `a.max(axis=(0, 2))`, `np.median(a, axis=k)` …
 (lower/library_results.py).
 
 Each sees the array as rows: the kept axes in order, times the reduced ones (a transposed copy), reduces every
@@ -38,6 +39,10 @@ def std_axes(a, axis, ddof=0, keepdims=False, at=0):
 
 def mean_axes(a, axis, keepdims=False, at=0):
     return np.mean(a, axis=axis, keepdims=keepdims)
+
+
+def median_axes(a, axis, keepdims=False, at=0):
+    return np.median(a, axis=axis, keepdims=keepdims)
 
 
 def max_axes(a, axis, keepdims=False, at=0):
@@ -237,6 +242,28 @@ def _mean_axes(a, axis, keepdims=False, at=0):
         for o in range(outer):
             total = _lane_total(rows, o, acc.type(0))
             out[o] = total / n if n else nothing
+        return shaped(out, dims)
+
+    return impl
+
+
+@overload(median_axes, jit_options=_JIT, prefer_literal=True)
+def _median_axes(a, axis, keepdims=False, at=0):
+    """Each row's median: nan for an empty row or one holding a NaN (NumPy's; Numba's median of the rest), the
+    mean of the two middle elements of an even row, in NumPy's dtype (float64 for integers and bools)."""
+    plan = _plan(a, axis, keepdims)
+    if plan is None or not isinstance(a.dtype, types.Integer | types.Float | types.Boolean):
+        return None
+    rows_of, shaped, as_tuple = plan
+    _, result = _dtypes(a, False)
+
+    def impl(a, axis, keepdims=False, at=0):
+        rows, dims = rows_of(a, as_tuple(axis), at)
+        outer, n = rows.shape
+        out = np.empty(outer, result)
+        for o in range(outer):
+            row = rows[o].astype(np.float64)
+            out[o] = np.nan if n == 0 or np.isnan(row).any() else np.median(row)
         return shaped(out, dims)
 
     return impl
