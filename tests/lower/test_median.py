@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import cuvil
+from tests.helpers import define
 from tests.lower.compare import assert_like_numpy, jitted, seeded_array
 
 MEDIAN = """
@@ -52,3 +56,11 @@ def test_median_along_an_axis_is_numpys(data, dtype, other, rows, cols):
         for x in (seeded_array(data, dtype, (rows, cols)), seeded_array(data, dtype, (rows, cols)),
                   seeded_array(data, other, (2, 3, 2))):
             assert_like_numpy(fn, x, k)
+
+
+def test_half_median_along_an_axis_is_refused_in_the_users_words():
+    """A float16 array's median along an axis is refused naming np.median, not Cuvil's helper for it, at the
+    user's line."""
+    fn = cuvil.jit(define("def halves(x):\n    y = x + 1\n    return np.median(y, axis=0)\n", env={"np": np}))
+    with pytest.raises(cuvil.CuvilTypeError, match=r"^.*:3: np\.median on a float16 array"):
+        fn(np.ones((3, 2), np.float16))

@@ -21,7 +21,6 @@ import dataclasses
 import libcst as cst
 
 from ..library import numpy as library
-from ..library.replaced import HELPERS
 from ..normalize.origins import origin_of
 from .effects import Calls
 from .uses import calls_in
@@ -205,18 +204,11 @@ class _Checks:
         elif effect.raises == "dims" and effect.args and _known_nonnegative(effect.args[0]):
             return
         elif effect.raises == "opaque":
-            raise Opaque(f"{_shown(effect.name)} may raise")
+            raise Opaque(f"{library.shown(effect.name)} may raise")
         elif effect.raises in library.RAISES:
-            raise Opaque(f"{_shown(effect.name)}: {library.RAISES[effect.raises]}")
+            raise Opaque(f"{library.shown(effect.name)}: {library.RAISES[effect.raises]}")
         else:
-            raise Opaque(f"{_shown(effect.name)} may raise ({effect.raises})")
-
-
-def _shown(name: str) -> str:
-    """The name the user wrote: runtime/pymath.py's helpers stand for `math` calls (lower/math_calls.py), those of
-    library/replaced.py for NumPy's."""
-    prefix = "cuvil.runtime.pymath."
-    return library.math_name(name[len(prefix):]) if name.startswith(prefix) else HELPERS.get(name, name)
+            raise Opaque(f"{library.shown(effect.name)} may raise ({effect.raises})")
 
 
 class _Put(cst.CSTTransformer):

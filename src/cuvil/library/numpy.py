@@ -96,6 +96,19 @@ def math_name(helper: str) -> str:
     """The `math` function runtime/pymath.py's helper `helper` stands for, as the user wrote it (for messages)."""
     return "math." + {"log_base": "log"}.get(helper, helper)
 
+
+def shown(name: str) -> str:
+    """The function a user wrote, for a Cuvil helper that stands for it (messages name what the user wrote):
+    runtime/pymath.py's for `math` calls, library/replaced.py's, and the helpers along axes (`var_axes`,
+    `argmax_axis` …) for NumPy's; any other name as it is."""
+    module, _, helper = name.rpartition(".")
+    if module == "cuvil.runtime.pymath":
+        return math_name(helper)
+    if module == "cuvil.runtime.axis_reductions" and helper.endswith("_axes") or \
+            module == "cuvil.runtime.axes" and helper.endswith("_axis"):
+        return {"norm_axis": "numpy.linalg.norm"}.get(helper, "numpy." + helper[:-5])
+    return HELPERS.get(name, name)
+
 # Python's int arithmetic on int64 (runtime/pyint.py: `add(a, b, True)` tests for overflow): the operation
 # without its check, once the test is known false.
 OVERFLOWS = {"add": "{a} + {b}", "sub": "{a} - {b}", "mul": "{a} * {b}", "neg": "-{a}"}

@@ -32,7 +32,7 @@ from ..analysis.type_rules import Types
 from ..analysis.types import Array, Scalar, Type
 from ..cfg.effects import Calls
 from ..errors import CuvilTypeError, PrecisionWarning
-from ..library.replaced import HELPERS
+from ..library.numpy import shown
 from ..normalize.origins import origin_of
 from .half_scalars import HalfScalars
 
@@ -277,7 +277,7 @@ class Values(cst.CSTTransformer):
         what = self.types.calls.effect(call).name if isinstance(call, cst.Call) else \
             f".{parent.attr.value}" if isinstance(parent, cst.Attribute) else \
             type(parent).__name__ if parent is not None else "this"
-        what = HELPERS.get(what, what)  # Cuvil's own helper (library/replaced.py): the NumPy function's name
+        what = shown(what)  # a Cuvil helper: the name of the NumPy (or math) function the user wrote
         raise self.where.error(
             f"{what.replace('numpy.', 'np.')} on a {self.precision.storage} array: compiled code holds half "
             "arrays as their bits and computes on elements only; write it as a loop over the elements, or "
