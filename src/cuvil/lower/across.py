@@ -38,7 +38,7 @@ from __future__ import annotations
 import libcst as cst
 
 from .nest import Alloc, Nest, Stmts, assign, loop, subscript
-from .reductions import Fresh, Pieces
+from .reductions import Fresh, Pieces, kept_extreme
 
 
 def across(pieces: Pieces, variables: list[str], extents: list[str], keys: list[str | None], axis: int,
@@ -113,8 +113,8 @@ def across(pieces: Pieces, variables: list[str], extents: list[str], keys: list[
 
 
 def _combined(op: str, a: cst.BaseExpression, b: cst.BaseExpression) -> cst.BaseExpression:
-    if op in ("max", "min"):
-        return cst.Call(cst.Name(op), [cst.Arg(a), cst.Arg(b)])
+    if op in ("max", "min"):  # a NaN in a chunk's lane wins
+        return kept_extreme(a, b, op == "max")
     return cst.BinaryOperation(a, cst.Add() if op == "+" else cst.Multiply(), b)
 
 

@@ -158,8 +158,9 @@ class _Mean:
 
 
 @dataclasses.dataclass(frozen=True)
-class _Extreme:
+class Extreme:
     largest: bool
+    lanes: bool = False  # across lanes (lower/across.py): a NaN kept in the lane itself, no count beside it
 
     def pieces(self, acc: str, value: cst.BaseExpression, dtype: str, numpy: str, fresh: Fresh,
                origin: int | None, intrinsic: Intrinsic, count: cst.BaseExpression,
@@ -188,6 +189,11 @@ class _Extreme:
         if kind != "f":
             update: Stmts = [assign(cst.Name(acc), pick.with_changes(args=[*pick.args, cst.Arg(value)]), origin)]
             return Pieces(check, init, update, [], cst.Name(acc), set(), {acc: (dtype, what[:3])})
+        if self.lanes:  # `acc = acc if acc != acc or v <= acc else v`: selects, vectorized across the lanes
+            element = fresh("_v")
+            update = [assign(cst.Name(element), value, origin),
+                      assign(cst.Name(acc), kept_extreme(cst.Name(acc), cst.Name(element), self.largest), origin)]
+            return Pieces(check, init, update, [], cst.Name(acc), {element}, {acc: (dtype, what[:3])})
         # Along an axis (a serial loop) a NaN-blind step LLVM vectorizes (lower/math.py); a whole-array loop keeps
         # `max`, a reduction Numba's parfor knows. Either way NaNs are counted and win at the end.
         vector = math.reduction("max" if self.largest else "min", dtype) if serial else None
@@ -203,6 +209,18 @@ class _Extreme:
             [assign(cst.Name(acc), _cast(numpy, dtype, _np(numpy, "nan")), origin)])), origin)]
         return Pieces(check, init, update, finish, cst.Name(acc), {element, nans},
                       {acc: (dtype, what[:3]), nans: ("int64", "+")})
+
+
+def kept_extreme(acc: cst.BaseExpression, v: cst.BaseExpression, largest: bool) -> cst.BaseExpression:
+    """The larger (smaller) of `acc` and `v`, a NaN in either winning (`acc`'s first): `acc if (acc != acc) |
+    (v <= acc) else v`; for integers and bools the NaN test is False."""
+    def grouped(node: cst.BaseExpression) -> cst.BaseExpression:
+        return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+    is_nan = grouped(cst.Comparison(acc, [cst.ComparisonTarget(cst.NotEqual(), acc)]))
+    within = grouped(cst.Comparison(v, [cst.ComparisonTarget(cst.LessThanEqual() if largest
+                                                             else cst.GreaterThanEqual(), acc)]))
+    return cst.IfExp(cst.BinaryOperation(is_nan, cst.BitOr(), within), acc, v)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -280,7 +298,7 @@ class ArgExtreme:
                origin: int | None, intrinsic: Intrinsic, count: cst.BaseExpression,
                serial: bool = False) -> Pieces:
         dtype = self.operand
-        extreme = _Extreme(self.largest).pieces(acc, value, dtype, numpy, fresh, origin, intrinsic, count, True)
+        extreme = Extreme(self.largest).pieces(acc, value, dtype, numpy, fresh, origin, intrinsic, count, True)
         what = "argmax" if self.largest else "argmin"
         error = cst.Call(cst.Name("ValueError"), [cst.Arg(cst.SimpleString(repr(
             f"attempt to get {what} of an empty sequence")))])
@@ -331,8 +349,8 @@ REDUCTIONS = {
     "sum": _Sum(0, cst.AddAssign, True),
     "prod": _Sum(1, cst.MultiplyAssign, False),  # NumPy multiplies float32 in float32, overflow and all
     "mean": _Mean(),
-    "max": _Extreme(True),
-    "min": _Extreme(False),
+    "max": Extreme(True),
+    "min": Extreme(False),
     "any": _Logical(True),
     "all": _Logical(False),
 }
