@@ -169,3 +169,17 @@ def test_serial_sum_adds_each_lane_in_row_order():
     for row in a:
         expected = expected + row
     np.testing.assert_array_equal(fn(a), expected)
+
+
+@settings(max_examples=25)
+@given(data=st.data())
+def test_float32_column_sums_and_means_are_numpys_bits(data):
+    """Along a leading axis NumPy adds the rows in order in float32 (its pairwise sum is only along the contiguous
+    axis; with one column the reduction is contiguous and it is used): serial code does the same, bit for bit."""
+    rows, cols = data.draw(st.integers(1, 300), label="rows"), data.draw(st.integers(2, 40), label="cols")
+    scale = 10.0 ** data.draw(st.integers(-3, 6), label="exponent")
+    x = seeded_array(data, "float32", (rows, cols), scale=scale)
+    fn = jitted("def column_stats(a):\n    return a.sum(axis=0), np.mean(a, axis=0)\n")
+    for got, want in zip(fn(x), fn.py_func(x), strict=True):
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)

@@ -3,30 +3,32 @@
 Reducing `x.mean(axis=0)` of a C-ordered 4000 × 1000 array one column at a time walks memory with a stride of a
 row: 8.6 ms where NumPy takes 0.4. Here the accumulators are an array (the lanes: one per element of the kept
 axes after the reduced one), the reduced axis runs outside them and the lanes inside, so each step reads one
-contiguous row and updates a row of accumulators. Every lane loop starts at 0, which lets LLVM drop Numba's
-negative-index wrap-around and vectorize it (blocks of lanes, `range(lo, hi)`, stayed scalar: 6 ms).
+contiguous row and updates a row of accumulators. A float32 sum or mean adds in float32, in row order, as NumPy
+does along a leading axis: NumPy's bits (lower/reductions._in_rows). Every lane loop starts at 0, which lets
+LLVM drop Numba's negative-index wrap-around and vectorize it (blocks of lanes, `range(lo, hi)`, stayed scalar:
+6 ms).
 
 With no axis kept before the reduced one, the rows are cut into `chunks` stretches, each with lanes of its own
 (the nest's loop, over chunks: parallel under `parallel=True`), and the chunks' lanes are combined in order after
 it. A var or std (whose second pass needs the whole mean) and an argmax or argmin (a value and its index) stay one
-chunk, as serial code always does: each lane then takes its elements in the order the strided walk did, the same
-bits. Measured on 2 cores (4000 × 1000 float32 sum, Numba by hand): serial 0.65 ms, 2 or 16 contiguous chunks
-0.19 ms; rows dealt round-robin (`range(c, n, chunks)`, no index arithmetic) 0.96 ms; a parallel loop over the
-lanes inside the serial loop over rows, one parallel region per row, 14.6 ms.
+chunk, as serial code always does: each lane then takes its elements in row order. Measured on 2 cores
+(4000 × 1000 float32 sum, Numba by hand): serial 0.65 ms, 2 or 16 contiguous chunks 0.19 ms; rows dealt
+round-robin (`range(c, n, chunks)`, no index arithmetic) 0.96 ms; a parallel loop over the lanes inside the
+serial loop over rows, one parallel region per row, 14.6 ms.
 
     m = x.mean(axis=0)   →   _nc0 = 1        # parallel: max(min(_d0, 16), 1) chunks of -(-_d0 // _nc0) rows
-                             _acc0 = np.empty((_nc0, _d1), np.float64)
+                             _acc0 = np.empty((_nc0, _d1), np.float32)
                              m = np.empty((_d1,), np.float32)
                              for _c0 in range(_nc0):
                                  for _i1 in range(_d1):
-                                     _acc0[_c0, _i1] = np.float64(0)
+                                     _acc0[_c0, _i1] = np.float32(-0.0)
                                  for _i0 in range(_d0):       # parallel: range(_lo0, _hi0)
                                      for _i1 in range(_d1):
-                                         _acc0[_c0, _i1] = add_any_order(_acc0[_c0, _i1], np.float64(x[_i0, _i1]))
+                                         _acc0[_c0, _i1] = add_any_order(_acc0[_c0, _i1], x[_i0, _i1])
                              for _i1 in range(_d1):
                                  for _k0 in range(1, _nc0):   # only with more than one chunk
                                      _acc0[0, _i1] = _acc0[0, _i1] + _acc0[_k0, _i1]
-                                 m[_i1] = np.float32(true_divide(_acc0[0, _i1], np.float64(_d0)))
+                                 m[_i1] = true_divide(_acc0[0, _i1], np.float32(_d0))
 
 With axes kept before the reduced one (`x.sum(axis=1)` of a 3-D array), the first of those is the nest's loop
 instead (fused with its neighbours, parallel under `parallel=True`), with lanes of its own per index. A two-pass

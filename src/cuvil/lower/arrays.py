@@ -36,7 +36,7 @@ from ..normalize.origins import origin_of
 from .across import across
 from .element import ELEMENTWISE_OPS, Element, NotLowered, dtype_attr
 from .nest import Alloc, Nest, Stmts, assign, line, loop, subscript
-from .reductions import REDUCTIONS, ArgExtreme, Extreme, Reduction, Variance
+from .reductions import REDUCTIONS, ArgExtreme, Reduction, Variance, across_lanes
 
 
 class Lowering:
@@ -281,8 +281,8 @@ class _Statement:
         spec = Variance(found.op == "std", found.ddof) if found.op in ("var", "std") else \
             ArgExtreme(found.op == "argmax", variables[axis], self.l.cpu and axis < ndim - 1, operand_kind.dtype) \
             if found.op in ("argmax", "argmin") and axis is not None else REDUCTIONS.get(found.op)
-        if found.op in ("max", "min") and axis is not None and self.l.cpu and axis < ndim - 1:
-            spec = Extreme(found.op == "max", lanes=True)
+        if axis is not None and self.l.cpu and axis < ndim - 1:  # lanes inside, the reduced axis outside them
+            spec = across_lanes(found.op) or spec
         if spec is None:
             raise NotLowered  # argmax of the whole array: Numba's own (a flat index)
         result_dtype = kind.dtype if isinstance(kind, Scalar | Array) else None

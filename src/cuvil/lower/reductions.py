@@ -128,13 +128,17 @@ class _Sum:
     start: int
     operator: type[cst.BaseAugOp]
     widen: bool  # accumulate float32 in float64 (sums: NumPy's pairwise sum is about that accurate)
+    lanes: bool = False  # across lanes (lower/across.py): float32 in float32, see _in_rows
 
     def pieces(self, acc: str, value: cst.BaseExpression, dtype: str, numpy: str, fresh: Fresh,
                origin: int | None, intrinsic: Intrinsic, count: cst.BaseExpression,
                serial: bool = False) -> Pieces:
         # NumPy reduces float16 in float32 and rounds once (its half loops convert to float): 25 * 2622 * 0 is 0
         wide = _accumulator(dtype) if self.widen else "float32" if dtype == "float16" else dtype
-        init: Stmts = [assign(cst.Name(acc), _cast(numpy, wide, cst.Integer(str(self.start))), origin)]
+        start: cst.BaseExpression = cst.Integer(str(self.start))
+        if self.lanes and dtype == "float32" and self.operator is cst.AddAssign:
+            wide, start = _in_rows()
+        init: Stmts = [assign(cst.Name(acc), _cast(numpy, wide, start), origin)]
         result = cst.Name(acc) if wide == dtype else _cast(numpy, dtype, cst.Name(acc))
         vector = math.reduction("sum", wide) if serial and self.operator is cst.AddAssign else None
         update: Stmts = [_any_order(acc, value, wide, numpy, intrinsic, vector, origin) if vector
@@ -143,12 +147,26 @@ class _Sum:
         return Pieces([], init, update, [], result, set(), {acc: (wide, combine)})
 
 
+def _in_rows() -> tuple[str, cst.BaseExpression]:
+    """The accumulator dtype and start of a float32 sum or mean along a leading axis. NumPy adds the rows in
+    order into a float32 row there (its pairwise sum is only along the contiguous axis), so lanes do the same, in
+    the same order: NumPy's bits, and half the accumulator traffic of float64 lanes. -0.0 is the exact identity
+    (a column of -0.0 sums to -0.0, as NumPy's)."""
+    return "float32", cst.UnaryOperation(cst.Minus(), cst.Float("0.0"))
+
+
+@dataclasses.dataclass(frozen=True)
 class _Mean:
+    lanes: bool = False  # across lanes (lower/across.py): float32 in float32, see _in_rows
+
     def pieces(self, acc: str, value: cst.BaseExpression, dtype: str, numpy: str, fresh: Fresh,
                origin: int | None, intrinsic: Intrinsic, count: cst.BaseExpression,
                serial: bool = False) -> Pieces:
-        wide = _accumulator(dtype)
-        init: Stmts = [assign(cst.Name(acc), _cast(numpy, wide, cst.Integer("0")), origin)]
+        wide: str = _accumulator(dtype)
+        start: cst.BaseExpression = cst.Integer("0")
+        if self.lanes and dtype == "float32":
+            wide, start = _in_rows()
+        init: Stmts = [assign(cst.Name(acc), _cast(numpy, wide, start), origin)]
         vector = math.reduction("sum", wide) if serial else None
         update: Stmts = [_any_order(acc, value, wide, numpy, intrinsic, vector, origin) if vector
                          else line(cst.AugAssign(cst.Name(acc), cst.AddAssign(), value), origin)]
@@ -158,7 +176,7 @@ class _Mean:
 
 
 @dataclasses.dataclass(frozen=True)
-class Extreme:
+class _Extreme:
     largest: bool
     lanes: bool = False  # across lanes (lower/across.py): a NaN kept in the lane itself, no count beside it
 
@@ -298,7 +316,7 @@ class ArgExtreme:
                origin: int | None, intrinsic: Intrinsic, count: cst.BaseExpression,
                serial: bool = False) -> Pieces:
         dtype = self.operand
-        extreme = Extreme(self.largest).pieces(acc, value, dtype, numpy, fresh, origin, intrinsic, count, True)
+        extreme = _Extreme(self.largest).pieces(acc, value, dtype, numpy, fresh, origin, intrinsic, count, True)
         what = "argmax" if self.largest else "argmin"
         error = cst.Call(cst.Name("ValueError"), [cst.Arg(cst.SimpleString(repr(
             f"attempt to get {what} of an empty sequence")))])
@@ -345,12 +363,20 @@ def _is_nan(name: str, grouped: bool) -> cst.Comparison:
     return test.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]) if grouped else test
 
 
+def across_lanes(op: str) -> _Sum | _Mean | _Extreme | None:
+    """The form of reduction `op` whose accumulators are lanes (lower/across.py); None where it is the usual one."""
+    forms: dict[str, _Sum | _Mean | _Extreme] = {
+        "sum": _Sum(0, cst.AddAssign, True, lanes=True), "mean": _Mean(lanes=True),
+        "max": _Extreme(True, lanes=True), "min": _Extreme(False, lanes=True)}
+    return forms.get(op)
+
+
 REDUCTIONS = {
     "sum": _Sum(0, cst.AddAssign, True),
     "prod": _Sum(1, cst.MultiplyAssign, False),  # NumPy multiplies float32 in float32, overflow and all
     "mean": _Mean(),
-    "max": Extreme(True),
-    "min": Extreme(False),
+    "max": _Extreme(True),
+    "min": _Extreme(False),
     "any": _Logical(True),
     "all": _Logical(False),
 }
