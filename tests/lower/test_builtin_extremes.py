@@ -97,3 +97,13 @@ def test_uint64_beside_a_zero_literal_keeps_every_bit():
     fn = jitted("def f(a):\n    return max(a, 0), min(a, 0)\n")
     for a in (np.uint64(2**64 - 1), np.uint64(2**53 + 1), np.uint64(7)):
         assert fn(a) == (a, np.uint64(0)) and type(fn(a)[0]) is np.uint64
+
+
+def test_max_min_compare_a_python_float_in_the_scalars_dtype():
+    """CPython's max(a, b) is `b if b > a else a`, and NumPy compares a Python float with a float32 in float32
+    (NEP 50): 512.2865243953829 rounds to the float32 beside it, so neither is larger and max gives `a`'s value,
+    where a comparison in float64 gave the float (the example hypothesis found). First call, guard hit, miss."""
+    fn = jitted(PAIR)
+    a, number = np.float32(512.2864990234375), 512.2865243953829
+    for args in ((a, number), (a, number), (np.float64(2.5), 2.5000000000000004), (np.float32(1.5), 1.25)):
+        _check(fn, args, False)

@@ -96,12 +96,12 @@ def test_swapaxes_method_is_numpys():
 def test_unexpected_keyword_keeps_numbas_sentence():
     error = _error("""
         def f(x):
-            return np.median(x, axis=0)
+            return np.nanmedian(x, axis=0)
         """, np.ones((2, 2)))
     assert error.lineno == 2
     first, second = error.message.splitlines()
-    assert first == ("No implementation of function median found for signature: "
-                     "median(array(float64, 2d, C), axis=Literal[int](0))")
+    assert first == ("No implementation of function nanmedian found for signature: "
+                     "nanmedian(array(float64, 2d, C), axis=Literal[int](0))")
     assert second == "got an unexpected keyword argument 'axis'"
 
 

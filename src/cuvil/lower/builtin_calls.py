@@ -116,6 +116,19 @@ class BuiltinCalls:
         if not isinstance(result, Scalar) or result.weak or not all(isinstance(k, Scalar) for k in kinds) \
                 or all(k == result for k in kinds):
             return None
+        simple = all(isinstance(a.value, cst.Name | cst.Integer | cst.Float) for a in original.args)
+        if len(kinds) == 2 and simple and any(isinstance(k, Scalar) and k.weak for k in kinds):
+            # CPython's max(a, b) is `b if b > a else a`, and NumPy compares a Python number with a NumPy scalar
+            # in the scalar's dtype (NEP 50): max(np.float32(x), f) is x where f rounds to x in float32, though
+            # the result's type holds both values
+            largest = isinstance(original.func, cst.Name) and original.func.value == "max"
+            (a, b), (new_a, new_b) = [o.value for o in original.args], [u.value for u in updated.args]
+            left, right = self._convert([b, a], [new_b, new_a], "greater" if largest else "less", compare=True)
+            test = cst.Comparison(left, [cst.ComparisonTarget(cst.GreaterThan() if largest else cst.LessThan(),
+                                                              right)])
+            chosen = [node if kind == result else self._call(node, result.dtype, False)
+                      for node, kind in ((new_b, kinds[1]), (new_a, kinds[0]))]
+            return cst.IfExp(test, chosen[0], chosen[1], lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
         return updated.with_changes(args=[
             a.with_changes(value=a.value if k == result else self._call(a.value, result.dtype, False))
             for a, k in zip(updated.args, kinds)])
