@@ -14,9 +14,7 @@ Run: `python bench/parallel_checks.py`. Writes bench/parallel_checks.md and benc
 from __future__ import annotations
 
 import json
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numba
@@ -27,6 +25,7 @@ sys.path.insert(0, str(HERE.parent))
 
 import cuvil  # noqa: E402
 from bench.cpu_vs_numba import _machine  # noqa: E402
+from bench.timing import median_seconds  # noqa: E402
 from cuvil.runtime.parallel import overlaps, self_overlaps  # noqa: E402
 
 REPEATS = 7
@@ -78,23 +77,13 @@ def _time_nothing(rows, b, n):
     return hits
 
 
-def _median_seconds(fn, *args) -> float:
-    fn(*args)
-    times = []
-    for _ in range(REPEATS):
-        start = time.perf_counter()
-        fn(*args)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def check_cost() -> dict[str, float]:
     n = 1_000_000
     out = {}
     for label, rows in (("contiguous", np.zeros((8, 1000))), ("strided", np.zeros((8, 2000))[:, ::2])):
         b = np.zeros(1000)
-        total = _median_seconds(_time_checks, rows, b, n)
-        base = _median_seconds(_time_nothing, rows, b, n)
+        total = median_seconds(_time_checks, (rows, b, n), REPEATS, warm_s=0.0)
+        base = median_seconds(_time_nothing, (rows, b, n), REPEATS, warm_s=0.0)
         out[label] = (total - base) / n * 1e9
     return out
 
@@ -108,10 +97,10 @@ def kernels() -> list[dict[str, object]]:
         ("polynomial 2M f64", poly, poly_prange, (px, pout)),
     ]
     for label, fn, handwritten, args in cases:
-        cuvil_par = _median_seconds(cuvil.jit(fn, parallel=True), *args)
-        numba_par = _median_seconds(numba.njit(parallel=True, nogil=True)(handwritten), *args)
-        cuvil_ser = _median_seconds(cuvil.jit(fn), *args)
-        numba_ser = _median_seconds(numba.njit(nogil=True)(fn), *args)
+        cuvil_par = median_seconds(cuvil.jit(fn, parallel=True), args, REPEATS, warm_s=0.0)
+        numba_par = median_seconds(numba.njit(parallel=True, nogil=True)(handwritten), args, REPEATS, warm_s=0.0)
+        cuvil_ser = median_seconds(cuvil.jit(fn), args, REPEATS, warm_s=0.0)
+        numba_ser = median_seconds(numba.njit(nogil=True)(fn), args, REPEATS, warm_s=0.0)
         rows.append({"kernel": label, "cuvil_parallel_ms": cuvil_par * 1e3, "numba_prange_ms": numba_par * 1e3,
                      "parallel_ratio": numba_par / cuvil_par, "cuvil_serial_ms": cuvil_ser * 1e3,
                      "numba_serial_ms": numba_ser * 1e3, "serial_ratio": numba_ser / cuvil_ser})

@@ -9,11 +9,12 @@ from typing import Any
 
 
 def median_seconds(fn: Callable[..., Any], args: tuple[Any, ...], repeat: int, warm_s: float = 0.5) -> float:
-    """Median of `repeat` calls after `warm_s` seconds of untimed calls.
+    """Median of `repeat` calls after one untimed call and `warm_s` seconds more of them.
 
     The warm-up lets caches, thread pools and the allocator settle; the host's first touch of memory is paid
     once for all systems before (bench/host_memory.py).
     """
+    fn(*args)  # at least one untimed call: compiles, first touches
     deadline = time.perf_counter() + warm_s
     while time.perf_counter() < deadline:
         fn(*args)

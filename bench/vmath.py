@@ -20,7 +20,6 @@ import math
 import os
 import statistics
 import sys
-import time
 from pathlib import Path
 
 # libgomp's default spin-then-wait made every parallel region here cost ~12 ms (an empty 16-iteration prange:
@@ -35,6 +34,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from bench.cpu_vs_numba import _machine  # noqa: E402
+from bench.timing import median_seconds  # noqa: E402
 from cuvil.runtime import vmath  # noqa: E402
 
 N = 1 << 22
@@ -81,13 +81,7 @@ def _numpy(name):
 
 
 def _median_ns(fn, *args, n=N):
-    fn(*args)
-    times = []
-    for _ in range(CALLS):
-        start = time.perf_counter()
-        fn(*args)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) / n * 1e9
+    return median_seconds(fn, args, CALLS, warm_s=0.0) / n * 1e9
 
 
 def functions() -> list[dict]:
