@@ -107,3 +107,24 @@ def test_max_min_compare_a_python_float_in_the_scalars_dtype():
     a, number = np.float32(512.2864990234375), 512.2865243953829
     for args in ((a, number), (a, number), (np.float64(2.5), 2.5000000000000004), (np.float32(1.5), 1.25)):
         _check(fn, args, False)
+
+
+SEVERAL = "def f(a, b, c, d):\n    return max(a, b), min(b, a), max(a, b, c), min(c, a, b), max(d, a, b, c)\n"
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data(), dtype=st.sampled_from(["float32", "float64", "int8", "int64"]),
+       other=st.sampled_from(["float32", "int32"]))
+def test_max_min_of_scalars_and_python_numbers_near_them(data, dtype, other):
+    """The class of the example above: Python numbers within a rounding of a NumPy scalar (equal in its dtype
+    under NEP 50, different as Python floats), NaN and ±inf, 2 to 4 arguments in every order, where each
+    comparison CPython makes is NumPy's. First call, guard hit, guard miss (another dtype)."""
+    fn = jitted(SEVERAL)
+    for kind in (dtype, dtype, other):
+        a = _scalar(data.draw, kind)
+        step = float(np.finfo(kind).eps) if np.dtype(kind).kind == "f" else 0.0
+        near = [float(a) * (1 + f * step) + f * step for f in (-0.4, -0.1, 0.0, 0.1, 0.4)]
+        numbers = st.sampled_from(near) | st.integers(-130, 130) | st.sampled_from([math.nan, math.inf, -math.inf])
+        b, c = data.draw(st.sampled_from(near), label="b"), data.draw(numbers, label="c")
+        d = _scalar(data.draw, kind)
+        _check(fn, (a, b, c, d), False)

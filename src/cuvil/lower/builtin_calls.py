@@ -117,21 +117,33 @@ class BuiltinCalls:
                 or all(k == result for k in kinds):
             return None
         simple = all(isinstance(a.value, cst.Name | cst.Integer | cst.Float) for a in original.args)
-        if len(kinds) == 2 and simple and any(isinstance(k, Scalar) and k.weak for k in kinds):
-            # CPython's max(a, b) is `b if b > a else a`, and NumPy compares a Python number with a NumPy scalar
-            # in the scalar's dtype (NEP 50): max(np.float32(x), f) is x where f rounds to x in float32, though
-            # the result's type holds both values
-            largest = isinstance(original.func, cst.Name) and original.func.value == "max"
-            (a, b), (new_a, new_b) = [o.value for o in original.args], [u.value for u in updated.args]
-            left, right = self._convert([b, a], [new_b, new_a], "greater" if largest else "less", compare=True)
-            test = cst.Comparison(left, [cst.ComparisonTarget(cst.GreaterThan() if largest else cst.LessThan(),
-                                                              right)])
-            chosen = [node if kind == result else self._call(node, result.dtype, False)
-                      for node, kind in ((new_b, kinds[1]), (new_a, kinds[0]))]
-            return cst.IfExp(test, chosen[0], chosen[1], lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        if len(kinds) <= 4 and simple and any(isinstance(k, Scalar) and k.weak for k in kinds):
+            return self._chosen(original, updated, kinds, result)
         return updated.with_changes(args=[
             a.with_changes(value=a.value if k == result else self._call(a.value, result.dtype, False))
             for a, k in zip(updated.args, kinds)])
+
+    def _chosen(self, original: cst.Call, updated: cst.Call, kinds: list[Type], result: Scalar) -> cst.BaseExpression:
+        """CPython's max(a, b, c): the current one is replaced by each later argument larger than it (`b > a`,
+        then `c > a` or `c > b`), and NumPy compares a Python number with a NumPy scalar in the scalar's dtype
+        (NEP 50): max(np.float32(x), f) is x where f rounds to x in float32, though the result's type holds both
+        values. Each comparison is between the two arguments themselves, so the choice is a tree of conditional
+        expressions (2**(n-1) leaves: up to 4 simple arguments), each leaf one argument in the result's type."""
+        largest = isinstance(original.func, cst.Name) and original.func.value == "max"
+        sides = [(o.value, u.value, k) for o, u, k in zip(original.args, updated.args, kinds, strict=True)]
+
+        def pick(k: int, current: int) -> cst.BaseExpression:
+            if k == len(sides):
+                _, node, kind = sides[current]
+                return node if kind == result else self._call(node, result.dtype, False)
+            (a, new_a, _), (b, new_b, _) = sides[current], sides[k]
+            left, right = self._convert([b, a], [new_b, new_a], "greater" if largest else "less", compare=True)
+            test = cst.Comparison(left, [cst.ComparisonTarget(cst.GreaterThan() if largest else cst.LessThan(),
+                                                              right)])
+            return cst.IfExp(test, pick(k + 1, k), pick(k + 1, current), lpar=[cst.LeftParen()],
+                             rpar=[cst.RightParen()])
+
+        return pick(1, 0)
 
     def _numpy_operands(self, *operands: cst.BaseExpression) -> bool:
         """Some operand is a NumPy scalar or an array, all are known: `divmod()` of them is NumPy's."""
