@@ -36,7 +36,7 @@ from ..normalize.origins import origin_of
 from .across import across
 from .element import ELEMENTWISE_OPS, Element, NotLowered, dtype_attr
 from .nest import Alloc, Nest, Stmts, assign, line, loop, subscript
-from .reductions import REDUCTIONS, ArgExtreme, Reduction, Variance, across_lanes
+from .reductions import ORDERED, Reduction, spec_of
 
 
 class Lowering:
@@ -255,13 +255,13 @@ class _Statement:
     def reduction(self, node: cst.BaseExpression, kind: Type, into: str | None = None) -> cst.BaseExpression:
         assert isinstance(node, cst.Call)
         found = Reduction.parse(node, self.l.types)
-        if found is None or found.op not in REDUCTIONS and found.op not in ("var", "std", "argmax", "argmin"):
+        if found is None:
             raise NotLowered
         operand = found.operand
         operand_kind = self.l.types.of(operand)
         if not isinstance(operand_kind, Array) or operand_kind.ndim == 0:
             raise NotLowered
-        if found.op in ("max", "min", "var", "std", "argmax", "argmin") and operand_kind.dtype.startswith("complex"):
+        if found.op in ORDERED and operand_kind.dtype.startswith("complex"):
             raise NotLowered  # NumPy orders complex numbers by real part, then imaginary: Numba's own max
         shape = self.shapes.expr(operand)
         ndim = operand_kind.ndim
@@ -278,23 +278,17 @@ class _Statement:
         keys = element.extents(shape, extents, pre)
         value = element.finish(value)
         numpy = self.l.numpy()
-        spec = Variance(found.op == "std", found.ddof) if found.op in ("var", "std") else \
-            ArgExtreme(found.op == "argmax", variables[axis], self.l.cpu and axis < ndim - 1, operand_kind.dtype) \
-            if found.op in ("argmax", "argmin") and axis is not None else REDUCTIONS.get(found.op)
-        if axis is not None and self.l.cpu and axis < ndim - 1:  # lanes inside, the reduced axis outside them
-            spec = across_lanes(found.op) or spec
-        if spec is None:
-            raise NotLowered  # argmax of the whole array: Numba's own (a flat index)
+        lanes = self.l.cpu and axis is not None and axis < ndim - 1  # lanes inside, the reduced axis outside
+        spec = spec_of(found, axis, variables[axis] if axis is not None else "", lanes, operand_kind.dtype)
         result_dtype = kind.dtype if isinstance(kind, Scalar | Array) else None
-        if result_dtype is None:
+        if spec is None or result_dtype is None:
             raise NotLowered
-        if axis is None and isinstance(spec, Variance):
-            raise NotLowered  # of the whole array: Numba's own, in float64 (lower/library_results.py)
         if axis is None:
             nest = self.whole(spec, value, variables, extents, keys, pre, result_dtype, numpy, into,
                               found.keepdims)
         else:
-            nest = self.along(spec, found, value, variables, extents, keys, pre, axis, result_dtype, numpy, into)
+            nest = self.along(spec, found, value, variables, extents, keys, pre, axis, result_dtype, numpy, into,
+                              lanes)
         nest.flags = tuple(element.flags)
         self.nests.append(nest)
         return cst.Name(nest.result)
@@ -318,7 +312,7 @@ class _Statement:
                     keys[0], body, post, {result, acc, *extents, *pieces.names, *_bound(pre)}, result=result)
 
     def along(self, spec, found, value, variables, extents, keys, pre, axis, dtype, numpy,
-              into) -> Nest:
+              into, lanes: bool) -> Nest:
         """Along one axis: the output's loops outside (the first one fused and parallelized), the reduced
         axis innermost, a private accumulator per output element."""
         acc = self.l.fresh("_acc")
@@ -341,7 +335,7 @@ class _Statement:
         out_keys = [keys[k] if k != axis else "1" for k in range(len(keys))] if found.keepdims \
             else [keys[k] for k in kept]
         alloc = Alloc(out, tuple(out_dims), dtype, allocation, tuple(out_keys))
-        if self.l.cpu and axis < len(variables) - 1:  # lanes inside, the reduced axis outside them
+        if lanes:
             nest = across(pieces, variables, extents, keys, axis, pre, alloc, store, numpy, self.l.fresh,
                           self.l.chunks, self.line)
             nest.defines |= _bound(pre)

@@ -363,15 +363,28 @@ def _is_nan(name: str, grouped: bool) -> cst.Comparison:
     return test.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]) if grouped else test
 
 
-def across_lanes(op: str) -> _Sum | _Mean | _Extreme | None:
-    """The form of reduction `op` whose accumulators are lanes (lower/across.py); None where it is the usual one."""
-    forms: dict[str, _Sum | _Mean | _Extreme] = {
-        "sum": _Sum(0, cst.AddAssign, True, lanes=True), "mean": _Mean(lanes=True),
-        "max": _Extreme(True, lanes=True), "min": _Extreme(False, lanes=True)}
-    return forms.get(op)
+_ALONG_ONLY = ("var", "std", "argmax", "argmin")  # of the whole array: Numba's own (a float64 var, a flat index)
+ORDERED = ("max", "min", "var", "std", "argmax", "argmin")  # not of complex numbers: NumPy orders them its own way
+_LANES: dict[str, _Sum | _Mean | _Extreme] = {  # the forms whose accumulators are lanes (lower/across.py)
+    "sum": _Sum(0, cst.AddAssign, True, lanes=True), "mean": _Mean(lanes=True),
+    "max": _Extreme(True, lanes=True), "min": _Extreme(False, lanes=True)}
 
 
-REDUCTIONS = {
+def spec_of(found: Reduction, axis: int | None, position: str, lanes: bool,
+            operand: str) -> _Sum | _Mean | _Extreme | _Logical | Variance | ArgExtreme | None:
+    """How reduction `found` accumulates along `axis` (None: the whole array), None where Cuvil leaves it to
+    Numba; `position` is the reduced axis's loop variable, `lanes` whether the accumulators are lanes
+    (lower/across.py), `operand` the elements' dtype."""
+    if axis is None and found.op in _ALONG_ONLY:
+        return None
+    if found.op in ("var", "std"):
+        return Variance(found.op == "std", found.ddof)
+    if found.op in ("argmax", "argmin"):
+        return ArgExtreme(found.op == "argmax", position, lanes, operand)
+    return (_LANES.get(found.op) if lanes else None) or REDUCTIONS[found.op]
+
+
+REDUCTIONS: dict[str, _Sum | _Mean | _Extreme | _Logical] = {
     "sum": _Sum(0, cst.AddAssign, True),
     "prod": _Sum(1, cst.MultiplyAssign, False),  # NumPy multiplies float32 in float32, overflow and all
     "mean": _Mean(),
