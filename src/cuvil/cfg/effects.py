@@ -63,10 +63,12 @@ def _chain(node: cst.BaseExpression) -> list[str] | None:
 
 class Calls:
     """Resolves the calls of one function: `globals` are the generated module's names, `locals` the function's
-    parameters and assigned names, `summaries` the compiled helpers' summaries by module name."""
+    parameters and assigned names, `summaries` the compiled helpers' summaries by module name; `lengths` the
+    locals that only ever hold a length or a dim (cfg/raising.py: an allocation of those cannot raise)."""
 
-    def __init__(self, globals: Mapping[str, Global], locals: set[str], summaries: Mapping[str, Summary]):
-        self.globals, self.locals, self.summaries = globals, locals, summaries
+    def __init__(self, globals: Mapping[str, Global], locals: set[str], summaries: Mapping[str, Summary],
+                 lengths: frozenset[str] = frozenset()):
+        self.globals, self.locals, self.summaries, self.lengths = globals, locals, summaries, lengths
 
     def global_of(self, name: str) -> Global | None:
         return None if name in self.locals else self.globals.get(name)

@@ -12,6 +12,7 @@ from ..normalize.names import assigned_names
 from .aliases import Aliases
 from .dependence import LoopDecision, loop_decisions
 from .effects import Calls, Global, Summary
+from .raising import lengths
 from .summary import summarize
 from .uses import reads_in
 
@@ -44,7 +45,7 @@ def analyze_program(functions: Mapping[str, cst.FunctionDef], entry: str, global
             if found is not None and found.kind == "helper" and found.qualname in functions:
                 visit(found.qualname)
         local = {p.name.value for p in fn.params.params} | assigned_names(fn.body)
-        calls = Calls(globals, local, summaries)
+        calls = Calls(globals, local, summaries, lengths(fn))
         known = (is_number or {}).get(name)
         aliases = Aliases(fn, calls, numbers, ranks, known) if name == entry else \
             Aliases(fn, calls, is_number=known)

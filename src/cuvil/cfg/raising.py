@@ -20,7 +20,9 @@ import dataclasses
 
 import libcst as cst
 
+from ..frontend.walk import walk
 from ..library import numpy as library
+from ..normalize.names import bound_names
 from ..normalize.origins import origin_of
 from .effects import Calls
 from .uses import calls_in
@@ -60,6 +62,8 @@ _DIVISIONS: dict[type, str] = {
 }
 _NONNEGATIVE_CALLS = frozenset({"len"})
 _BOUNDS = "cuvil.runtime.checks.index"
+_FITS = "cuvil.runtime.library_checks.fits_into"
+_DIMS = "cuvil.runtime.library_checks.nonnegative_dims"  # lower/library_raises.py: `view = value` broadcasts
 _INT_MESSAGE = ("int64 overflow: Python would give an int wider than 64 bits here; compute in float, or pass "
                 "overflow=\"wrap\" to cuvil.jit for Numba's wrap-around")  # runtime/pyint.py's MESSAGE
 
@@ -164,6 +168,16 @@ class _Checks:
                 cst.Comparison(_paren(index), [cst.ComparisonTarget(cst.GreaterThanEqual(), _paren(size))]))
             self.found.append(Check(_and(guard, outside), "IndexError", "", self.line, (index, size), node, index))
             return
+        if effect.name == _FITS and len(positional) == 2 and not any(
+                isinstance(a.value, cst.Attribute) for a in positional):  # fits_into(length, length): 1-D
+            target, value = positional[0].value, positional[1].value
+            self.pure(target, "a length")
+            self.pure(value, "a length")
+            misfit = cst.BooleanOperation(
+                cst.Comparison(_paren(value), [cst.ComparisonTarget(cst.NotEqual(), cst.Integer("1"))]), cst.And(),
+                cst.Comparison(_paren(value), [cst.ComparisonTarget(cst.NotEqual(), _paren(target))]))
+            self.found.append(Check(_and(guard, misfit), "ValueError", "", self.line, (target, value), node, None))
+            return
         if effect.raises == "int":  # runtime/pyint.py: Python's int arithmetic
             operands = [a.value for a in positional]
             for operand in operands:
@@ -201,8 +215,19 @@ class _Checks:
             size = cst.Attribute(_paren(array), cst.Name("size"))
             self.add(guard, cst.Comparison(size, [cst.ComparisonTarget(cst.Equal(), cst.Integer("0"))]),
                      "ValueError", _empty_message(effect.name))
-        elif effect.raises == "dims" and effect.args and _known_nonnegative(effect.args[0]):
+        elif effect.raises == "dims" and effect.args and _known_nonnegative(effect.args[0], self.calls.lengths):
             return
+        elif effect.raises == "dims" and effect.args and isinstance(effect.args[0], cst.Tuple):
+            # `np.empty((_d0, 3))`, lower/library_raises.py's `nonnegative_dims((m, 2))`: each dim that may be
+            # negative is tested (the check helper itself is then left out of the loop)
+            raiser = node if effect.name == _DIMS else None
+            for element in effect.args[0].elements:
+                if not _known_nonnegative(element.value, self.calls.lengths):
+                    self.pure(element.value, "a dim")
+                    negative = cst.ComparisonTarget(cst.LessThan(), cst.Integer("0"))
+                    self.found.append(Check(_and(guard, cst.Comparison(_paren(element.value), [negative])),
+                                            "ValueError", "negative dimensions are not allowed", self.line,
+                                            raiser=raiser))
         elif effect.raises == "opaque":
             raise Opaque(f"{library.shown(effect.name)} may raise")
         elif effect.raises in library.RAISES:
@@ -237,11 +262,12 @@ def _empty_message(name: str) -> str:
     return f"zero-size array to reduction operation {ufunc} which has no identity"
 
 
-def _known_nonnegative(shape: cst.BaseExpression) -> bool:
-    """An allocation's shape that cannot hold a negative dim: literals, lengths, shapes of arrays."""
+def _known_nonnegative(shape: cst.BaseExpression, lengths: frozenset[str] = frozenset()) -> bool:
+    """An allocation's shape that cannot hold a negative dim: literals, lengths, shapes of arrays, and `lengths`,
+    names that only ever hold one of those (the lowering's `_d0 = row.shape[0]`)."""
     if isinstance(shape, cst.Tuple):
-        return all(_known_nonnegative(e.value) for e in shape.elements)
-    if isinstance(shape, cst.Integer):
+        return all(_known_nonnegative(e.value, lengths) for e in shape.elements)
+    if isinstance(shape, cst.Integer) or (isinstance(shape, cst.Name) and shape.value in lengths):
         return True
     if isinstance(shape, cst.Call) and isinstance(shape.func, cst.Name) and shape.func.value in _NONNEGATIVE_CALLS:
         return True
@@ -249,6 +275,42 @@ def _known_nonnegative(shape: cst.BaseExpression) -> bool:
         return True
     return isinstance(shape, cst.Subscript) and isinstance(shape.value, cst.Attribute) \
         and shape.value.attr.value == "shape"
+
+
+def lengths(fn: cst.FunctionDef) -> frozenset[str]:
+    """The names of `fn` every binding of which is a plain `name = <a length>` (of a known length or of
+    such a name): they are never negative."""
+    values: dict[str, list[cst.BaseExpression]] = {}
+    other: set[str] = {p.name.value for p in fn.params.params}
+
+    class Bindings(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                if isinstance(target.target, cst.Name) and len(node.targets) == 1:
+                    values.setdefault(target.target.value, []).append(node.value)
+                else:
+                    other.update(bound_names(target.target))
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            other.update(bound_names(node.target))
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            other.update(bound_names(node.target))
+
+        def visit_For(self, node: cst.For) -> None:
+            other.update(bound_names(node.target))
+
+        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+            other.update(bound_names(node.target))
+
+    walk(fn.body, Bindings())
+    known: frozenset[str] = frozenset()
+    while True:  # to a fixed point: `_d5 = _d0` once `_d0` is known
+        found = frozenset(name for name, assigned in values.items() if name not in other
+                          and all(_known_nonnegative(v, known) and not isinstance(v, cst.Tuple) for v in assigned))
+        if found == known:
+            return known
+        known = found
 
 
 def statement_checks(stmt: cst.BaseStatement, calls: Calls) -> list[Check]:

@@ -310,8 +310,9 @@ _TABLE: dict[str, Entry] = {
                "cuvil.runtime.intrinsics.math_pow", raises="opaque"),
     # lower/library_raises.py's checks before a statement Numba's library would fail in its own words
     **_entries(" ".join(f"cuvil.runtime.library_checks.{n}" for n in (
-                                   "one_element", "nonnegative_dims", "reshapes", "fits_into", "scale", "arange_step",
+                                   "one_element", "reshapes", "fits_into", "scale", "arange_step",
                                    "arange_float_step", "unpacks", "sequence_into_element")), raises="opaque"),
+    **_entries("cuvil.runtime.library_checks.nonnegative_dims", raises="dims"),
     **_entries("cuvil.runtime.messages.dims"),
     **_entries("cuvil.runtime.checks.index cuvil.runtime.checks.list_index", raises="opaque"),
     **_entries(" ".join(INTO), writes=(Arg(0),), views=(Arg(0),), raises="opaque"),

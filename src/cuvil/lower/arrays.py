@@ -47,6 +47,15 @@ class Lowering:
         self.types, self.shapes, self.fresh, self.numpy, self.intrinsic = types, shapes, fresh, numpy, intrinsic
         self.cpu = cpu  # reductions along a leading axis in memory order (lower/across.py); CUDA: a lane a thread
         self.chunks = 16 if parallel else 1  # stretches of a leading reduced axis (lower/across.py)
+        self.parallel = parallel
+        self.loops = 0  # how many of the user's loops the statement being lowered is in (lower/blocks.py)
+
+    def vectorized(self) -> bool:
+        """Whether a whole-array reduction's loop runs serially (so in the form LLVM vectorizes, `acc =
+        add_any_order(acc, v)`) rather than as a Numba parfor reduction (`acc += v`): always without
+        `parallel=True`, and inside a loop of the user's, whose iterations are the work to share (a parallel
+        region per iteration costs more than it gains: the row loop of a per-row softmax)."""
+        return self.cpu and (not self.parallel or self.loops > 0)
 
     def statement(self, stmt: cst.BaseStatement) -> list[cst.BaseStatement | Nest] | None:
         """The statement as nests (and plain statements around them), or None to keep it as written."""
@@ -297,7 +306,7 @@ class _Statement:
               keepdims=False) -> Nest:
         acc = self.l.fresh("_acc")
         pieces = spec.pieces(acc, value, dtype, numpy, self.l.fresh, self.line, self.l.intrinsic,
-                             _product(extents))
+                             _product(extents), serial=self.l.vectorized())
         body: Stmts = pieces.update
         for var, extent in reversed(list(zip(variables[1:], extents[1:]))):
             body = [loop(var, cst.Name(extent), body, self.line)]

@@ -33,7 +33,9 @@ def lower_arrays(fn: cst.FunctionDef, lowering: Lowering) -> cst.FunctionDef:
                 items.append(stmt.with_changes(body=stmt.body.with_changes(body=block(statements(stmt.body))),
                                                orelse=orelse))
             elif isinstance(stmt, cst.For | cst.While):
+                lowering.loops += 1
                 items.append(stmt.with_changes(body=stmt.body.with_changes(body=block(statements(stmt.body)))))
+                lowering.loops -= 1
             else:
                 items += lowering.statement(stmt) or [stmt]
         return fuse(items, used_elsewhere, lowering.fresh)

@@ -8,6 +8,8 @@
                               c = b.reshape(n, -1)
     c[1:] = v              →  fits_into(c[1:].shape, v.shape)      # v an array: Numba's words otherwise
                               c[1:] = v
+    out[i] = v             →  fits_into(out[i].shape[0], v.shape[0])  # both 1-D: lengths, a parallel loop tests
+                              out[i] = v
     x, y = a               →  unpacks(a.shape[0], 2, 0)             # Numba: ValueError('')
                               x, y = a
     x, y, z = m.shape      →  unpacks(2, 3, 1)                      # Numba refuses to compile it
@@ -27,6 +29,7 @@ analysis/shapes.py).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import libcst as cst
 import numpy as np
@@ -156,7 +159,10 @@ class LibraryRaises(cst.CSTTransformer):
         """`view = array` into part of an array (the value evaluated first, as Python does)."""
         if not (isinstance(target, cst.Subscript) and self._array(target) and self._array(value)):
             return []
-        return [self._call("fits_into", _attribute(target, "shape"), _attribute(value, "shape"))]
+        shapes = [_attribute(target, "shape"), _attribute(value, "shape")]
+        if all(cast(Array, self.types.of(n)).ndim == 1 for n in (target, value)):  # lengths: checkable (fits_into)
+            shapes = [cst.Subscript(s, [cst.SubscriptElement(cst.Index(cst.Integer("0")))]) for s in shapes]
+        return [self._call("fits_into", *shapes)]
 
     def _sequence_into_element(self, target: cst.BaseExpression, value: cst.BaseExpression) -> bool:
         """`a[i] = v` with `a[i]` one element and `v` an array of one or more dims: NumPy's ValueError, once the

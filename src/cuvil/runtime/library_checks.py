@@ -234,7 +234,14 @@ def _reshapes(size, shape, at=0):
 def _fits_into(target, value, at=0):
     """`view[...] = value` as NumPy broadcasts it: each of the value's dims, right-aligned, is 1 or the view's,
     and any it has beyond the view's rank are 1. Compared dim by dim, written out per rank (nothing is
-    allocated unless it fails: the check may run in a loop)."""
+    allocated unless it fails: the check may run in a loop). Two ints are the lengths of a 1-D view and a 1-D
+    value: the form a parallel loop tests before the store and records (cfg/raising.py)."""
+    if isinstance(target, types.Integer) and isinstance(value, types.Integer):
+        def lengths(target, value, at=0):
+            if value != 1 and value != target:
+                raise_shapes(NOT_INTO, ((value,), (target,)), np.int64(at))
+
+        return lengths
     if not (isinstance(target, types.BaseTuple) and isinstance(value, types.BaseTuple)):
         return None
     nt, nv = len(target), len(value)

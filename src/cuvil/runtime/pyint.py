@@ -72,12 +72,16 @@ _OPS = {"add": _with_overflow("add"), "sub": _with_overflow("sub"), "mul": _with
 
 
 def _register(stub, op):
+    """Two overloads: `add(a, b)` inlined (Numba's IR then sees a plain operation), and the test `add(a, b,
+    True)` that parallel loops evaluate (cfg/raising.py) not: Numba's parfor pass rejects a loop whose body
+    inlines one function twice with the loop index as an argument ("Overwrite of parallel loop index"). LLVM
+    inlines the test anyway."""
     compute = _OPS[op]
 
     @overload(stub, jit_options={"nogil": True}, inline="always")
     def checked(a, b, test=False, at=0):
         if isinstance(test, types.Boolean):
-            return lambda a, b, test=False, at=0: compute(a, b)[1]
+            return None
 
         def impl(a, b, test=False, at=0):
             value, overflow = compute(a, b)
@@ -88,6 +92,12 @@ def _register(stub, op):
             return value
 
         return impl
+
+    @overload(stub, jit_options={"nogil": True})
+    def overflows(a, b, test=False, at=0):
+        if isinstance(test, types.Boolean):
+            return lambda a, b, test=False, at=0: compute(a, b)[1]
+        return None
 
 
 _register(add, "add")
