@@ -76,7 +76,8 @@ class Lowering:
         into = None  # the nest writes straight into the assigned name when the value does not read it
         if isinstance(small, cst.Assign):
             target = small.targets[0].target
-            if isinstance(target, cst.Subscript) and not (isinstance(kind, Array) and kind.ndim > 0):
+            if isinstance(target, cst.Subscript) and not (isinstance(kind, Array) and kind.ndim > 0) \
+                    and not builder.is_reduction(value):
                 return None  # `a[i] = x * y` of numbers; `a[1:] = b + c` goes through a temporary, as in NumPy
             if isinstance(target, cst.Name) and target.value not in {n.value for n in reads_in(value)}:
                 into = target.value
@@ -288,7 +289,8 @@ class _Statement:
         value = element.finish(value)
         numpy = self.l.numpy()
         lanes = self.l.cpu and axis is not None and axis < ndim - 1  # lanes inside, the reduced axis outside
-        spec = spec_of(found, axis, variables[axis] if axis is not None else "", lanes, operand_kind.dtype)
+        position = variables[axis] if axis is not None else variables[0] if ndim == 1 else ""
+        spec = spec_of(found, axis, position, lanes, operand_kind.dtype)
         result_dtype = kind.dtype if isinstance(kind, Scalar | Array) else None
         if spec is None or result_dtype is None:
             raise NotLowered
@@ -316,7 +318,9 @@ class _Statement:
             ones = cst.Tuple([cst.Element(cst.Integer("1")) for _ in variables])
             value_of = cst.Call(cst.Attribute(cst.Name(numpy), cst.Name("full")),
                                 [cst.Arg(ones), cst.Arg(value_of), cst.Arg(dtype_attr(numpy, dtype))])
-        post = [*pieces.finish, assign(cst.Name(result), value_of, self.line)]
+        again: Stmts = [*pieces.between, loop(variables[0], cst.Name(extents[0]), pieces.again, self.line)] \
+            if pieces.again else []  # argmax of a 1-D array: the first index holding the extreme
+        post = [*again, *pieces.finish, assign(cst.Name(result), value_of, self.line)]
         return Nest(self.line, [*pre, *pieces.check, *pieces.init], [], variables[0], cst.Name(extents[0]),
                     keys[0], body, post, {result, acc, *extents, *pieces.names, *_bound(pre)}, result=result)
 

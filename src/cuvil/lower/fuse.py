@@ -241,14 +241,20 @@ def _share(nest: Nest, name: str, target: str) -> Nest:
 
 
 class _ShapeOf(cst.CSTTransformer):
-    """`name.shape[k]` → the k-th extent it was allocated with."""
+    """`name.shape[k]` → the k-th extent it was allocated with; `name.shape` (a later nest's broadcast of it,
+    merged into this one: `broadcast_shape((X.shape, m.shape))`) → the tuple of them."""
 
     def __init__(self, name: str, extents: tuple[cst.BaseExpression, ...]):
         super().__init__()
         self.name, self.extents = name, extents
 
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        if updated.attr.value == "shape" and _is_name(updated.value, self.name):
+            return cst.Tuple([cst.Element(e) for e in self.extents])
+        return updated
+
     def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
-        value = updated.value
+        value = original.value
         if isinstance(value, cst.Attribute) and value.attr.value == "shape" and _is_name(value.value, self.name) \
                 and len(updated.slice) == 1 and isinstance(updated.slice[0].slice, cst.Index) \
                 and isinstance(updated.slice[0].slice.value, cst.Integer):

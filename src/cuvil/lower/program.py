@@ -33,7 +33,7 @@ from ..frontend.walk import walk
 from ..normalize.names import Fresh, all_names, assigned_names
 from ..normalize.origins import origin_of
 from ..options import Options
-from . import big_ints, library_raises, masks, prints, sequences
+from . import big_ints, library_raises, masks, prints, row_loops, sequences
 from . import precision as half
 from .arrays import Lowering
 from .blocks import lower_arrays
@@ -145,6 +145,18 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
             functions[entry] = functions[entry].visit(SeveralReturns(  # type: ignore[assignment]
                 functions[entry], typed[entry], numpy()))
             typed = types_of(program.globals(), thorough=True)
+    whole: list[str] = []  # the loops over rows computed over whole arrays, for cuvil.explain
+    if options.target == "cpu" and not halves and not as_written \
+            and any(row_loops.wanted(fn) for fn in functions.values()):  # loops over rows: whole arrays
+        with stage("codegen"):
+            for name, types in typed.items():
+                rows = row_loops.RowLoops(functions[name], types, Fresh(all_names(functions[name])), numpy(),
+                                          intrinsic)
+                functions[name] = cst.ensure_type(functions[name].visit(rows), cst.FunctionDef)
+                whole += [f"{name} L{line}: over whole rows (the loop as written if shapes differ or arrays overlap)"
+                          for line in rows.taken]
+        with stage("analyze"):
+            typed = types_of(program.globals(), thorough=True)
     before = {name: all_names(fn) for name, fn in functions.items()}
     with stage("codegen"):
         for name, types in typed.items() if not as_written else ():
@@ -253,7 +265,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
         refuse_constant_writes(functions, analyses, program.filenames)
         plans = {name: build_plan(name, fn, analyses[name].loops, retyped.get(name), analyses[name].aliases)
                  for name, fn in functions.items()}
-    words = [f"{name} {d.describe()}" for name in functions for d in analyses[name].loops]
+    words = whole + [f"{name} {d.describe()}" for name in functions for d in analyses[name].loops]
     words += [_checks_in_words(name, c) for name, c in counts.items() if any(c.values())]
     writes = tuple(params[k] for k in sorted(analyses[entry].summary.writes))
     bools = _numpy_bools(returned_type(functions[entry], retyped[entry])) if entry in retyped else False

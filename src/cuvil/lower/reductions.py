@@ -375,8 +375,8 @@ def spec_of(found: Reduction, axis: int | None, position: str, lanes: bool,
     """How reduction `found` accumulates along `axis` (None: the whole array), None where Cuvil leaves it to
     Numba; `position` is the reduced axis's loop variable, `lanes` whether the accumulators are lanes
     (lower/across.py), `operand` the elements' dtype."""
-    if axis is None and found.op in _ALONG_ONLY:
-        return None
+    if axis is None and found.op in _ALONG_ONLY and not (position and found.op in ("argmax", "argmin")):
+        return None  # argmax of a 1-D array (`position` its loop variable): ours (Numba's fails in a prange on bools)
     if found.op in ("var", "std"):
         return Variance(found.op == "std", found.ddof)
     if found.op in ("argmax", "argmin"):
