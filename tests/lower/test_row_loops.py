@@ -226,3 +226,27 @@ def test_a_value_read_after_the_loop_keeps_the_loop():
     X = np.random.default_rng(3).standard_normal((30, 20))
     assert_like_numpy(fn, X, np.empty_like(X))
     assert not _whole(fn)
+
+
+THROUGH_A_NAME = """
+def through_a_name(X, Y, out):
+    for i in range(X.shape[0]):
+        e = X[i]
+        e *= 2.0
+        out[i] = Y[i] + e.sum()
+    return out
+"""
+
+
+@pytest.mark.parametrize("parallel", [False, True], ids=["serial", "parallel"])
+def test_a_row_changed_through_another_name(parallel):
+    """`e = X[i]; e *= 2` writes X: with Y the rows of X one further on, iteration i reads a row the next one
+    changes, so only the loop as written gives Python's answer (and it stays as written)."""
+    fn = jitted(THROUGH_A_NAME, parallel=parallel)
+    base = np.random.default_rng(4).standard_normal((41, 24))
+    reference = base.copy()
+    expected = fn.py_func(reference[:40], reference[1:], np.zeros((40, 24)))
+    got = fn(base[:40], base[1:], np.zeros((40, 24)))
+    np.testing.assert_allclose(got, expected, rtol=1e-12)
+    np.testing.assert_allclose(base, reference, rtol=1e-12)
+    assert not _whole(fn)

@@ -55,3 +55,23 @@ def test_an_int_operand_that_calls_a_raising_function_keeps_the_loop_serial():
     assert got.dtype == want.dtype
     np.testing.assert_array_equal(got, want)
     assert _loop_lines(fn) == ["loop scale L3: serial (L4: an int operand calls numpy.max)"]
+
+
+def test_the_same_int_expression_of_the_index_twice():
+    """`(n - i) * (n - i)`: each `n - i` is checked; Numba's parfor pass once rejected the loop ("Overwrite of
+    parallel loop index") because the check was inlined twice with the index as its argument."""
+    py = define("""
+    def square(a, n):
+        out = np.zeros(a.shape[0])
+        for i in range(a.shape[0]):
+            out[i] = (n - i) * (n - i) + -(n - i) * -(i - n)
+        return out
+    """, env={"np": np})
+    fn = cuvil.jit(py, parallel=True)
+    a = np.ones(40)
+    for n in (3, 1000, -7):  # a first call, guard hits
+        np.testing.assert_array_equal(fn(a, n), py(a, n))
+    assert _loop_lines(fn)[0].startswith("loop square L3: parallel (raises after the loop")
+    with pytest.raises(OverflowError) as caught:
+        fn(a, 2**62)
+    assert str(caught.value) == INT64_OVERFLOW

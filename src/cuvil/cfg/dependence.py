@@ -338,6 +338,13 @@ def _descendants(root: cst.CSTNode) -> list[cst.CSTNode]:
     return found
 
 
+def _rows_else(stmt: cst.If, aliases: Aliases) -> bool:
+    """lower/row_loops.py's `if whole_rows(<arrays fit>): <whole arrays> else: <the loop as written>`: the loop
+    runs only where the arrays do not fit, so it stays serial (parallel, it would only cost compile time)."""
+    test = stmt.test
+    return isinstance(test, cst.Call) and aliases.calls.effect(test).name == "cuvil.runtime.parallel.whole_rows"
+
+
 def _is_range_loop(stmt: cst.CSTNode) -> bool:
     return (isinstance(stmt, cst.For) and isinstance(stmt.target, cst.Name) and isinstance(stmt.iter, cst.Call)
             and isinstance(stmt.iter.func, cst.Name) and stmt.iter.func.value == "range")
@@ -359,7 +366,7 @@ def loop_decisions(fn: cst.FunctionDef, aliases: Aliases) -> list[LoopDecision]:
             if isinstance(stmt, cst.If):
                 if not _checked_copy(stmt, aliases):
                     visit(statements(stmt.body))
-                if isinstance(stmt.orelse, cst.Else):
+                if isinstance(stmt.orelse, cst.Else) and not _rows_else(stmt, aliases):
                     visit(statements(stmt.orelse.body))
             elif isinstance(stmt, cst.For | cst.While):
                 visit(statements(stmt.body))

@@ -159,7 +159,7 @@ class LibraryRaises(cst.CSTTransformer):
         """`view = array` into part of an array (the value evaluated first, as Python does)."""
         if not (isinstance(target, cst.Subscript) and self._array(target) and self._array(value)):
             return []
-        shapes = [_attribute(target, "shape"), _attribute(value, "shape")]
+        shapes: list[cst.BaseExpression] = [_attribute(target, "shape"), _attribute(value, "shape")]
         if all(cast(Array, self.types.of(n)).ndim == 1 for n in (target, value)):  # lengths: checkable (fits_into)
             shapes = [cst.Subscript(s, [cst.SubscriptElement(cst.Index(cst.Integer("0")))]) for s in shapes]
         return [self._call("fits_into", *shapes)]

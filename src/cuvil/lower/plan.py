@@ -168,7 +168,8 @@ class _Builder:
             elif decision is not None and decision.parallel:
                 flush()
                 regions.append(self.nest(stmt, decision))  # type: ignore[arg-type]
-            elif isinstance(stmt, cst.If | cst.For | cst.While) and self.holds_parallel(stmt):
+            elif isinstance(stmt, cst.If | cst.For | cst.While) and self.holds_parallel(stmt) or \
+                    isinstance(stmt, cst.If) and self.holds_alloc(stmt):  # its arrays advised as the function's
                 flush()
                 region_id = self.next_id()
                 body = self.block(statements(stmt.body))
@@ -192,6 +193,11 @@ class _Builder:
 
         walk(stmt, Find())
         return found
+
+    def holds_alloc(self, stmt: cst.If) -> bool:
+        """An allocation in a branch, not in a loop (lower/row_loops.py's whole-array branch)."""
+        inside = [*statements(stmt.body), *(statements(stmt.orelse.body) if isinstance(stmt.orelse, cst.Else) else [])]
+        return any(self.alloc(s) is not None or (isinstance(s, cst.If) and self.holds_alloc(s)) for s in inside)
 
     def alloc(self, stmt: cst.BaseStatement) -> Alloc | None:
         if not (isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assign)):

@@ -363,7 +363,7 @@ def _is_nan(name: str, grouped: bool) -> cst.Comparison:
     return test.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]) if grouped else test
 
 
-_ALONG_ONLY = ("var", "std", "argmax", "argmin")  # of the whole array: Numba's own (a float64 var, a flat index)
+_ALONG_ONLY = ("var", "std", "argmax", "argmin")  # of a whole N-D array: Numba's own (a float64 var, a flat index)
 ORDERED = ("max", "min", "var", "std", "argmax", "argmin")  # not of complex numbers: NumPy orders them its own way
 _LANES: dict[str, _Sum | _Mean | _Extreme] = {  # the forms whose accumulators are lanes (lower/across.py)
     "sum": _Sum(0, cst.AddAssign, True, lanes=True), "mean": _Mean(lanes=True),
@@ -375,8 +375,8 @@ def spec_of(found: Reduction, axis: int | None, position: str, lanes: bool,
     """How reduction `found` accumulates along `axis` (None: the whole array), None where Cuvil leaves it to
     Numba; `position` is the reduced axis's loop variable, `lanes` whether the accumulators are lanes
     (lower/across.py), `operand` the elements' dtype."""
-    if axis is None and found.op in _ALONG_ONLY and not (position and found.op in ("argmax", "argmin")):
-        return None  # argmax of a 1-D array (`position` its loop variable): ours (Numba's fails in a prange on bools)
+    if axis is None and found.op in _ALONG_ONLY and not position:
+        return None  # of a 1-D array (`position`, its loop variable, given) ours: one axis, no flat index
     if found.op in ("var", "std"):
         return Variance(found.op == "std", found.ddof)
     if found.op in ("argmax", "argmin"):

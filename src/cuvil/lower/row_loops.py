@@ -2,7 +2,7 @@
 computation over the whole array (issue 40): reductions of the row become reductions along the row's axis, a
 value per row an array with that axis kept, the store into `out[i]` a store into all of `out`.
 
-    for i in range(X.shape[0]):        if X.shape[0] > 0 and out.shape == X.shape and not overlaps(out, X):
+    for i in range(X.shape[0]):        if whole_rows(X.shape[0] > 0 and out.shape == X.shape and not overlaps(out, X)):
         row = X[i]                         _m0 = np.max(X, axis=1, keepdims=True)
         m = row.max()                      _e0 = np.exp(X - _m0)
         e = np.exp(row - m)                out[:, :] = _e0 / np.sum(_e0, axis=1, keepdims=True)
@@ -150,10 +150,10 @@ class _Body:
             return cst.Name(here), kind
         if name in self.assigned:
             raise _No  # read before the body binds it: the previous iteration's value
-        kind = self.types.of(node)
-        if isinstance(kind, Scalar):
+        typed = self.types.of(node)
+        if isinstance(typed, Scalar):
             return node, _SAME
-        if isinstance(kind, Array) and kind.ndim == 1 and self.axis == 0:
+        if isinstance(typed, Array) and typed.ndim == 1 and self.axis == 0:
             self.across.add(name)
             return node, _ACROSS
         raise _No
@@ -226,6 +226,9 @@ class _Body:
         if source is not None:  # `row = X[i]`: a name for the row, as the array itself
             self.sources.add(source)
             self.names[name] = (source, _ROW)
+            return []
+        if isinstance(node, cst.Name) and node.value in self.names:  # `e = row`: another name, the same memory
+            self.names[name] = self.names[node.value]
             return []
         value, kind = self.value(node)
         if kind == _INDEX:
@@ -332,8 +335,9 @@ class RowLoops(cst.CSTTransformer):
             return updated
         line = origin_of(original)
         self.taken.append(line)
-        guard = body.guard(self.intrinsic("cuvil.runtime.parallel", "overlaps"))
-        branch = cst.If(guard, cst.IndentedBlock([with_origin(s, origin_of(s) or line) for s in rewritten]),
+        test = cst.Call(cst.Name(self.intrinsic("cuvil.runtime.parallel", "whole_rows")),
+                        [cst.Arg(body.guard(self.intrinsic("cuvil.runtime.parallel", "overlaps")))])
+        branch = cst.If(test, cst.IndentedBlock([with_origin(s, origin_of(s) or line) for s in rewritten]),
                         orelse=cst.Else(cst.IndentedBlock([original])))
         return with_origin(branch, line)
 

@@ -33,6 +33,12 @@ def self_overlaps(a):
     return False
 
 
+def whole_rows(ok):  # the plain-Python meaning
+    """Marks lower/row_loops.py's test between the whole-array branch and the loop as written: that loop runs
+    only when run time rules the whole arrays out, so it stays serial (cfg/dependence.py: compile time)."""
+    return ok
+
+
 def error_slots():
     return np.full((_SLOTS, 4), NO_ERROR, np.int64)
 
@@ -93,6 +99,11 @@ def _overlaps(a, b):
         return alo < bhi and blo < ahi
 
     return arrays
+
+
+@overload(whole_rows, jit_options={"nogil": True}, inline="always")
+def _whole_rows(ok):
+    return lambda ok: ok
 
 
 @overload(self_overlaps, jit_options={"nogil": True})
