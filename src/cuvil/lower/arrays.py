@@ -22,6 +22,7 @@ and rank are known and it does some elementwise work.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 import libcst as cst
 import numpy as np
@@ -43,11 +44,13 @@ class Lowering:
     """Lowers the array statements of one function (typed by `types`, shapes in `shapes` per statement)."""
 
     def __init__(self, types: Types, shapes: dict[int, State], fresh: Fresh, numpy: Callable[[], str],
-                 intrinsic: Callable[[str, str], str], cpu: bool = True, parallel: bool = False):
+                 intrinsic: Callable[[str, str], str], cpu: bool = True, parallel: bool = False,
+                 direct: frozenset[int] = frozenset()):
         self.types, self.shapes, self.fresh, self.numpy, self.intrinsic = types, shapes, fresh, numpy, intrinsic
         self.cpu = cpu  # reductions along a leading axis in memory order (lower/across.py); CUDA: a lane a thread
         self.chunks = 16 if parallel else 1  # stretches of a leading reduced axis (lower/across.py)
         self.parallel = parallel
+        self.direct = direct  # ids of stores the nest may write in place (lower/row_loops.py proved them safe)
         self.loops = 0  # how many of the user's loops the statement being lowered is in (lower/blocks.py)
 
     def vectorized(self) -> bool:
@@ -74,6 +77,7 @@ class Lowering:
         kind = self.types.of(value)
         builder = _Statement(self, stmt, Evaluator(self.shapes[id(stmt)]))
         into = None  # the nest writes straight into the assigned name when the value does not read it
+        existing = False  # into an array that exists (the target's), not a fresh one
         if isinstance(small, cst.Assign):
             target = small.targets[0].target
             if isinstance(target, cst.Subscript) and not (isinstance(kind, Array) and kind.ndim > 0) \
@@ -81,9 +85,13 @@ class Lowering:
                 return None  # `a[i] = x * y` of numbers; `a[1:] = b + c` goes through a temporary, as in NumPy
             if isinstance(target, cst.Name) and target.value not in {n.value for n in reads_in(value)}:
                 into = target.value
+            existing = id(stmt) in self.direct and isinstance(target, cst.Subscript) \
+                and isinstance(target.value, cst.Name) and not builder.is_reduction(value)
+            if existing:  # lower/row_loops.py's `out[:, :] = v`, of v's shape, overlapping nothing v reads
+                into = cast(cst.Name, cast(cst.Subscript, target).value).value
         try:
             if isinstance(kind, Array) and kind.ndim > 0 and builder.worth(value):
-                result = builder.array(value, kind, into)
+                result = builder.array(value, kind, into, existing)
             elif isinstance(kind, Scalar) and builder.is_reduction(value):
                 result = builder.reduction(value, kind, into)
             else:
@@ -230,8 +238,10 @@ class _Statement:
 
     # -- array results --------------------------------------------------------------------------------------
 
-    def array(self, node: cst.BaseExpression, kind: Array, into: str | None = None) -> cst.BaseExpression:
-        """Lower `node` into a fresh array (named `into`, else a temporary); the expression naming it after."""
+    def array(self, node: cst.BaseExpression, kind: Array, into: str | None = None,
+              existing: bool = False) -> cst.BaseExpression:
+        """Lower `node` into a fresh array (named `into`, else a temporary), or with `existing` into the array
+        `into` as it is; the expression naming it after."""
         if isinstance(node, cst.Call) and self.is_reduction(node):
             return self.reduction(node, kind, into)
         shape = self.shapes.expr(node)
@@ -255,6 +265,10 @@ class _Statement:
         body: Stmts = [store]
         for var, extent in reversed(list(zip(variables[1:], extents[1:]))):
             body = [loop(var, cst.Name(extent), body, self.line)]
+        if existing:
+            self.nests.append(Nest(self.line, pre, [], variables[0], cst.Name(extents[0]), keys[0], body, [],
+                                   {*extents, *_bound(pre)}, flags=tuple(element.flags)))
+            return cst.Name(out)
         alloc = Alloc(out, tuple(cst.Name(e) for e in extents), kind.dtype, allocation, tuple(keys))
         self.nests.append(Nest(self.line, [*pre, allocation], [alloc], variables[0], cst.Name(extents[0]),
                                keys[0], body, [], {out, *extents, *_bound(pre)}, flags=tuple(element.flags)))

@@ -146,6 +146,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
                 functions[entry], typed[entry], numpy()))
             typed = types_of(program.globals(), thorough=True)
     whole: list[str] = []  # the loops over rows computed over whole arrays, for cuvil.explain
+    direct: set[int] = set()  # their stores into `out` that need no temporary (Lowering.direct)
     if options.target == "cpu" and not halves and not as_written \
             and any(row_loops.wanted(fn) for fn in functions.values()):  # loops over rows: whole arrays
         with stage("codegen"):
@@ -155,6 +156,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
                 functions[name] = cst.ensure_type(functions[name].visit(rows), cst.FunctionDef)
                 whole += [f"{name} L{line}: over whole rows (the loop as written if shapes differ or arrays overlap)"
                           for line in rows.taken]
+                direct |= rows.direct
         with stage("analyze"):
             typed = types_of(program.globals(), thorough=True)
     before = {name: all_names(fn) for name, fn in functions.items()}
@@ -163,7 +165,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
             fn = functions[name]
             table = shapes.infer(fn, signature if name == entry else {})
             lowering = Lowering(types, table, Fresh(all_names(fn)), numpy, intrinsic, options.target == "cpu",
-                                bool(options.parallel))
+                                bool(options.parallel), frozenset(direct))
             functions[name] = lower_arrays(fn, lowering)
     globals = program.globals()  # with the names the lowering bound
     with stage("analyze"):  # the lowered loops are new code: typed anew

@@ -75,6 +75,7 @@ class _Body:
         self.written: dict[str, int] = {}  # arrays stored into a row at a time → their rank
         self.across: set[str] = set()
         self.reduced = False
+        self.direct: dict[int, str] = {}  # stores a nest may write in place if nothing else reads the array
 
     def _extent(self, node: cst.BaseExpression) -> tuple[str, int]:
         """`range(X.shape[k])` or `range(len(X))` of a 2-D array X: (X, k)."""
@@ -270,7 +271,10 @@ class _Body:
         self.sources.discard(name)
         small = cst.Assign([cst.AssignTarget(whole)], value) if update is None else \
             cst.AugAssign(whole, update, value)
-        return [stmt.with_changes(body=[small])]
+        stored = stmt.with_changes(body=[small])
+        if update is None and got == _ROW and name not in {n.value for n in reads_in(value)}:
+            self.direct[id(stored)] = name  # of the shape of the rows, which the guard makes `name`'s
+        return [stored]
 
     # -- the test that picks the whole-array branch -----------------------------------------------------
 
@@ -317,6 +321,7 @@ class RowLoops(cst.CSTTransformer):
         self.types, self.fresh, self.numpy, self.intrinsic = types, fresh, numpy, intrinsic
         self.reads = Counter(n.value for n in reads_in(fn.body))
         self.taken: list[int | None] = []  # the lines of the loops taken, for cuvil.explain
+        self.direct: set[int] = set()  # ids of the stores the array lowering writes in place (Lowering.direct)
 
     def leave_For(self, original: cst.For, updated: cst.For) -> cst.BaseStatement:
         if not updated.deep_equals(original):
@@ -326,7 +331,7 @@ class RowLoops(cst.CSTTransformer):
             inside = Counter(n.value for n in reads_in(original))
             if any(self.reads[n] > inside[n] for n in body.assigned | {body.var}):
                 raise _No  # read after the loop (or before it, as another value): Python's values are the loop's
-            rewritten = [s for stmt in statements(original.body) for s in body.statement(stmt)]
+            lowered = [s for stmt in statements(original.body) for s in body.statement(stmt)]
             if set(body.written) & body.across:
                 raise _No  # a 1-D array read whole while it is filled a row at a time
             if not body.written or not (body.reduced or body.axis == 1):
@@ -335,9 +340,15 @@ class RowLoops(cst.CSTTransformer):
             return updated
         line = origin_of(original)
         self.taken.append(line)
+        rewritten = [with_origin(s, origin_of(s) or line) for s in lowered]
+        for before, after in zip(lowered, rewritten):
+            name = body.direct.get(id(before))
+            others = {n.value for s in rewritten if s is not after for n in reads_in(s)}
+            if name is not None and name not in others:
+                self.direct.add(id(after))  # the store is all the branch does with `name`: no temporary
         test = cst.Call(cst.Name(self.intrinsic("cuvil.runtime.parallel", "whole_rows")),
                         [cst.Arg(body.guard(self.intrinsic("cuvil.runtime.parallel", "overlaps")))])
-        branch = cst.If(test, cst.IndentedBlock([with_origin(s, origin_of(s) or line) for s in rewritten]),
+        branch = cst.If(test, cst.IndentedBlock(rewritten),
                         orelse=cst.Else(cst.IndentedBlock([original])))
         return with_origin(branch, line)
 

@@ -15,7 +15,7 @@ import types
 import warnings
 from typing import Any
 
-from numba.core.errors import NumbaError
+from numba.core.errors import NumbaError, NumbaPerformanceWarning
 
 from ..dims import declared
 from ..errors import CuvilError, CuvilInternalError, CuvilTypeError, PerformanceWarning, RecompileWarning
@@ -38,6 +38,8 @@ from .context import current as current_context
 from .events import CompileEvent
 from .exact import ExactDispatcher
 from .guards import MISS
+
+_NO_PARALLEL = "(?s).*The keyword argument 'parallel=True' was specified but no transformation"
 from .memory import Compiled, MemoryCache
 from .policy import DimPolicy
 
@@ -287,7 +289,10 @@ class Dispatcher(functools.partial):
             return Built((adapters.typed_results(launch, None, halves) if halves else launch), meta, source, where)
         backend = time.perf_counter()
         try:
-            impl = numba_dispatcher.compile(numba_types)
+            with warnings.catch_warnings():  # which loops run in parallel is Cuvil's decision, not the user's to act
+                # on: a branch a static dim makes unreachable (`if 0 == 0: raise`) takes its prange with it
+                warnings.filterwarnings("ignore", _NO_PARALLEL, NumbaPerformanceWarning)
+                impl = numba_dispatcher.compile(numba_types)
         except Exception as exc:  # Numba refuses a write into a read-only array in several ways, or crashes
             written = diagnose.read_only_written(self._names, numba_types, meta.writes)
             if written is None:
