@@ -215,3 +215,18 @@ WRAPPING = (  # NumPy's int64 arithmetic wraps; LLVM folded what Numba marked `n
 def test_int64_overflow_wraps_on_both_targets(source):
     x = np.array([2**63 - 1, -(2**63), -1, 0, 2**62], np.int64)
     assert_targets_agree(source, np.zeros(5, np.bool_), x)
+
+
+ELEMENT_REDUCTIONS = (  # a reduction per iteration of a host loop, stored into an element: the temporary holding
+    # it is assigned in a single-thread kernel before it is read, never taken from the previous iteration
+    "def f(x, o):\n    for i in range(x.shape[0]):\n        o[i] = np.sum(x[:i])\n",
+    "def f(x, o):\n    for i in range(x.shape[0]):\n        o[i] = x[i:].max()\n",
+    "def f(x, o):\n    for i in range(1, x.shape[0]):\n        o[i] = np.sum(x[:i] * 2.0)\n",
+)
+
+
+@pytest.mark.parametrize("source", ELEMENT_REDUCTIONS, ids=[s.splitlines()[-1].strip() for s in ELEMENT_REDUCTIONS])
+@pytest.mark.parametrize("n", (1, 3, 40))
+def test_reduction_stored_into_an_element_in_a_loop(source, n):
+    x = np.linspace(-1.0, 2.0, n)
+    assert_targets_agree(source, x, np.zeros(n))

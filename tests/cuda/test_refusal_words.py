@@ -51,8 +51,6 @@ REFUSED = {
                                            "def add(o, i, n):\n    return o[i] + n\n\n"
                                            "def f(o, n):\n    s = 0\n    for i in range(3):\n"
                                            "        s += add(o, i, n)\n    return s\n"),
-    "reduction of a slice in a loop": ((np.arange(3.0), np.zeros(3)),
-                                       "def f(x, o):\n    for i in range(3):\n        o[i] = np.sum(x[:i])\n"),
     "reshape in a loop": ((np.arange(6.0).reshape(2, 3),),
                           "def f(x):\n    for i in range(2):\n        r = x[i].reshape(3, 1)\n"
                           "        x[i, 0] = r[0, 0]\n"),

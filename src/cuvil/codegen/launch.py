@@ -299,7 +299,8 @@ class _Host:
         written = assigned_names(cst.Module(stmts))  # type: ignore[arg-type]
         before = self.before(region, loops)
         after = self.read_elsewhere(region) | (set(_names(stmts)) if loops else set()) | (later or set())
-        live_in = [n for n in _names(stmts) if n in before and n not in self.ctx.module_names]
+        fresh_here = _set_first(stmts)
+        live_in = [n for n in _names(stmts) if n in before and n not in self.ctx.module_names | fresh_here]
         live_out = [n for n in sorted(written) if n in after]
         dtypes = {n: self.scalar_dtype(n) for n in live_out}
         if any(d is None for d in dtypes.values()):
@@ -380,6 +381,23 @@ def _names(stmts: Sequence[cst.CSTNode]) -> list[str]:
     from ..cfg.uses import reads_in
 
     return list(dict.fromkeys(n.value for s in stmts for n in reads_in(s)))
+
+
+def _set_first(stmts: Sequence[cst.BaseStatement]) -> set[str]:
+    """The names `stmts` assign, unconditionally, before anything reads them: their values from before (a host
+    loop's previous iteration, say) are not the kernel's to take, and may not exist on the first iteration."""
+    seen: set[str] = set()
+    first: set[str] = set()
+    for stmt in stmts:
+        small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+        if isinstance(small, cst.Assign) and all(isinstance(t.target, cst.Name) for t in small.targets):
+            seen |= set(_names([small.value]))
+            targets = {t.target.value for t in small.targets}  # type: ignore[attr-defined]
+            first |= targets - seen
+            seen |= targets
+        else:
+            seen |= set(_names([stmt])) | assigned_names(cst.Module([stmt]))
+    return first
 
 
 def _escapes_block(stmts: Sequence[cst.BaseStatement]) -> bool:

@@ -151,7 +151,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
             and any(row_loops.wanted(fn) for fn in functions.values()):  # loops over rows: whole arrays
         with stage("codegen"):
             for name, types in typed.items():
-                rows = row_loops.RowLoops(functions[name], types, Fresh(all_names(functions[name])), numpy(),
+                rows = row_loops.RowLoops(functions[name], types, Fresh(all_names(functions[name])), numpy,
                                           intrinsic)
                 functions[name] = cst.ensure_type(functions[name].visit(rows), cst.FunctionDef)
                 whole += [f"{name} L{line}: over whole rows (the loop as written if shapes differ or arrays overlap)"

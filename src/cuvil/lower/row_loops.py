@@ -60,7 +60,7 @@ def _combine(*kinds: str) -> str:
 class _Body:
     """One loop's body, rewritten over the whole array (or `_No`)."""
 
-    def __init__(self, loop: cst.For, types: Types, fresh: Fresh, numpy: str):
+    def __init__(self, loop: cst.For, types: Types, fresh: Fresh, numpy: Callable[[], str]):
         self.types, self.fresh, self.numpy = types, fresh, numpy
         target, call = loop.target, loop.iter
         if loop.orelse is not None or not isinstance(target, cst.Name) or not isinstance(call, cst.Call) \
@@ -195,7 +195,7 @@ class _Body:
         index = found.op in ("argmax", "argmin")
         if not index:
             args.append(cst.Arg(cst.Name("True"), keyword=cst.Name("keepdims")))
-        call = cst.Call(cst.Attribute(cst.Name(self.numpy), cst.Name(found.op)), args)
+        call = cst.Call(cst.Attribute(cst.Name(self.numpy()), cst.Name(found.op)), args)
         return call, _INDEX if index else _NUMBER
 
     # -- statements -------------------------------------------------------------------------------------
@@ -315,7 +315,7 @@ def _compare(left: cst.BaseExpression, operator: cst.BaseCompOp, right: cst.Base
 class RowLoops(cst.CSTTransformer):
     """Every loop of one function that `_Body` takes, as `if <its test>: <whole arrays> else: <the loop>`."""
 
-    def __init__(self, fn: cst.FunctionDef, types: Types, fresh: Fresh, numpy: str,
+    def __init__(self, fn: cst.FunctionDef, types: Types, fresh: Fresh, numpy: Callable[[], str],
                  intrinsic: Callable[[str, str], str]):
         super().__init__()
         self.types, self.fresh, self.numpy, self.intrinsic = types, fresh, numpy, intrinsic
