@@ -396,7 +396,7 @@ def _set_first(stmts: Sequence[cst.BaseStatement]) -> set[str]:
             first |= targets - seen
             seen |= targets
         else:
-            seen |= set(_names([stmt])) | assigned_names(cst.Module([stmt]))
+            seen |= set(_names([stmt])) | assigned_names(cst.Module([stmt]))  # type: ignore[list-item]
     return first
 
 

@@ -271,10 +271,10 @@ class _Body:
         self.sources.discard(name)
         small = cst.Assign([cst.AssignTarget(whole)], value) if update is None else \
             cst.AugAssign(whole, update, value)
-        stored = stmt.with_changes(body=[small])
+        store = stmt.with_changes(body=[small])
         if update is None and got == _ROW and name not in {n.value for n in reads_in(value)}:
-            self.direct[id(stored)] = name  # of the shape of the rows, which the guard makes `name`'s
-        return [stored]
+            self.direct[id(store)] = name  # of the shape of the rows, which the guard makes `name`'s
+        return [store]
 
     # -- the test that picks the whole-array branch -----------------------------------------------------
 

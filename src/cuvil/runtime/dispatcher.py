@@ -38,11 +38,10 @@ from .context import current as current_context
 from .events import CompileEvent
 from .exact import ExactDispatcher
 from .guards import MISS
-
-_NO_PARALLEL = "(?s).*The keyword argument 'parallel=True' was specified but no transformation"
 from .memory import Compiled, MemoryCache
 from .policy import DimPolicy
 
+_NO_PARALLEL = "(?s).*The keyword argument 'parallel=True' was specified but no transformation"
 _memory = MemoryCache()  # cache key → compiled module, per context (runtime/memory.py)
 _lock = threading.RLock()
 
