@@ -103,13 +103,19 @@ def print_plan(plan: Plan, runtime: Callable[[str, str], str]) -> cst.FunctionDe
 
 
 def _advised(stmt: cst.BaseStatement, runtime: Callable[[str, str], str]) -> cst.BaseStatement:
-    """`t = np.empty(...)` → `t = advise(np.empty(...))`; other allocations fill their memory as they make it."""
+    """`t = np.empty(dims, np.<dtype>)` → `t = empty(dims, np.<dtype>)` (runtime/pages.py: advised, and loaded
+    from Numba's disk cache where np.empty is compiled anew in each process), `t = np.empty_like(...)` →
+    `t = advise(np.empty_like(...))`; other allocations fill their memory as they make it."""
     assert isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assign)
     value = stmt.body[0].value
     if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
             and value.func.attr.value in ("empty", "empty_like")):
         return stmt
-    call = cst.Call(cst.Name(runtime("cuvil.runtime.pages", "advise")), [cst.Arg(value)])
+    if value.func.attr.value == "empty" and len(value.args) == 2 and not any(a.keyword for a in value.args) \
+            and isinstance(value.args[1].value, cst.Attribute) and isinstance(value.args[1].value.value, cst.Name):
+        call = value.with_changes(func=cst.Name(runtime("cuvil.runtime.pages", "empty")))
+    else:
+        call = cst.Call(cst.Name(runtime("cuvil.runtime.pages", "advise")), [cst.Arg(value)])
     return stmt.with_changes(body=[stmt.body[0].with_changes(value=call)])
 
 

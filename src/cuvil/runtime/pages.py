@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sys
 
+import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
@@ -51,3 +52,10 @@ else:  # no transparent huge pages to ask for
     @njit(nogil=True, cache=True)
     def advise(a):
         return a
+
+
+@njit(nogil=True, cache=True)
+def empty(shape, dtype):
+    """`advise(np.empty(shape, dtype))`, compiled once per dims and dtype and then loaded from disk: Numba's
+    np.empty is an overload, compiled in every process (0.08-0.2 s of a first call, measured under load)."""
+    return advise(np.empty(shape, dtype))

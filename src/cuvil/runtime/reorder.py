@@ -11,16 +11,15 @@ flag sits on this one instruction, so nothing else in the function is reordered 
 reorder every float operation). The partial sums are exact float64 adds of float32 values for float32 input,
 so the result rounds to the same float32 in all but near-tie cases; float64 sums differ from the written order
 in the last bits, as NumPy's pairwise order does.
+
+A Numba function cached on disk, not an overload (compiled anew in every process and for every caller's flags):
+the caller links its bitcode and inlines it all the same (runtime/vmath.py says more).
 """
 
 from __future__ import annotations
 
-from numba import types
-from numba.extending import intrinsic, overload
-
-
-def add_any_order(acc, v):  # the plain-Python meaning, for reading and for running without Numba
-    return acc + v
+from numba import njit, types
+from numba.extending import intrinsic
 
 
 @intrinsic
@@ -34,8 +33,6 @@ def _fadd_reassoc(typingctx, acc, v):
     return acc(acc, v), codegen
 
 
-@overload(add_any_order, jit_options={"nogil": True, "forceinline": True})
-def _add_any_order(acc, v):
-    if isinstance(acc, types.Float) and acc == v:
-        return lambda acc, v: _fadd_reassoc(acc, v)
-    return None
+@njit(cache=True, nogil=True, forceinline=True)
+def add_any_order(acc, v):  # acc + v, for two floats of one type (any other is a typing error)
+    return _fadd_reassoc(acc, v)

@@ -13,9 +13,17 @@ stops vectorization) and `forceinline=True` (LLVM's inliner otherwise leaves tan
 outgrow its threshold, and a call is never vectorized), and with `fastmath=False` set explicitly, so that a
 `fastmath=True` caller does not pass its flags on: the results do not change with the caller's options.
 
+Each is a Numba function cached on disk (`cache=True`), not an overload: an overload is compiled anew in every
+process, and again for every caller's flags (a parallel caller's), 0.1-0.4 s each of a first call (exp_f32
+0.39 s, tanh_f32 0.16 s measured under load), where a cached function is loaded in milliseconds. Inlining, and so
+vectorization, is unchanged: Numba keeps a cached function's bitcode and links it into each caller before the
+caller's module is optimized. Each takes one dtype only (`_exactly`): a float64 never silently goes through
+float32 arithmetic. The constants of runtime/vmath_coefficients.py are compiled into the cached code, which Numba
+keys by this file's modification time: touch this file after changing them.
+
 NaN, infinities, signed zeros, overflow, underflow and subnormals behave as in NumPy. The error bounds, and
-which function is used by default, are in lower/math.py and measured by tests/lower/test_math.py. The plain
-Python functions below are the NumPy meaning of each, for reading and for running without Numba.
+which function is used by default, are in lower/math.py and measured by tests/lower/test_math.py. Each means
+NumPy's function of its name for its dtype (erf: CPython's math.erf, rounded once to float32).
 """
 
 from __future__ import annotations
@@ -25,8 +33,8 @@ from typing import Any
 
 import numpy as np
 from llvmlite import ir
-from numba import types
-from numba.extending import intrinsic, overload, register_jitable
+from numba import njit, types
+from numba.extending import intrinsic, register_jitable
 
 from . import vmath_coefficients as C
 
@@ -37,62 +45,6 @@ F32 = np.float32
 F64 = np.float64
 _INF32, _NAN32 = F32(np.inf), F32(np.nan)
 _INF64, _NAN64 = F64(np.inf), F64(np.nan)
-
-
-def exp_f32(x):
-    return np.exp(F32(x))
-
-
-def exp_f64(x):
-    return np.exp(F64(x))
-
-
-def log_f32(x):
-    return np.log(F32(x))
-
-
-def log_f64(x):
-    return np.log(F64(x))
-
-
-def sigmoid_f32(x):  # as NumPy computes `1 / (1 + np.exp(-x))`: 0 once exp(-x) overflows
-    return F32(1) / (F32(1) + np.exp(-F32(x)))
-
-
-def sigmoid_f64(x):
-    return 1.0 / (1.0 + np.exp(-F64(x)))
-
-
-def tanh_f32(x):
-    return np.tanh(F32(x))
-
-
-def tanh_f64(x):
-    return np.tanh(F64(x))
-
-
-def erf_f32(x):  # NumPy has no erf: CPython's, rounded once
-    return F32(math.erf(F32(x)))
-
-
-def erf_f64(x):
-    return math.erf(F64(x))
-
-
-def maximum(a, b):  # np.maximum: NaN wins
-    return np.maximum(a, b)
-
-
-def minimum(a, b):
-    return np.minimum(a, b)
-
-
-def maximum_nonan(a, b):  # a reduction's step whose caller counts the NaNs apart: either zero of two zeros
-    return max(a, b)
-
-
-def minimum_nonan(a, b):
-    return min(a, b)
 
 
 @intrinsic
@@ -135,21 +87,17 @@ def _scale_f64(y, kf):
     return y * np.int64((k1 + 1023) << 52).view(np.float64) * np.int64((k - k1 + 1023) << 52).view(np.float64)
 
 
-def _kernel(stub, dtype):
-    """Registers `impl` as the compiled `stub` for one dtype; any other argument type is a typing error, so a
-    float64 never silently goes through float32 arithmetic."""
-    def register(impl):
-        @overload(stub, jit_options=_JIT)
-        def typed(x):
-            return impl if x == dtype else None
-
-        return impl
-
-    return register
+@intrinsic
+def _exactly(typingctx, x, dtype):
+    """`x`, where it is of `dtype`; a typing error where not."""
+    if not (isinstance(dtype, types.NumberClass) and x == dtype.instance_type):
+        return None
+    return x(x, dtype), lambda context, builder, sig, args: args[0]
 
 
-@_kernel(exp_f32, types.float32)
-def _exp_f32(x):
+@njit(cache=True, **_JIT)
+def exp_f32(x):
+    x = _exactly(x, F32)
     # Clamped so that 2**k stays within two float32 factors; -104 and 89 already give 0 and inf. Each clamp is
     # written so that a NaN passes it (one vmaxps/vminps) and every step after, where a clamp that caught NaN
     # needed a compare and a blend to put it back. The reduction's two fused steps change 141 of the 2**32
@@ -163,8 +111,9 @@ def _exp_f32(x):
     return _scale_f32(y, kf)
 
 
-@_kernel(exp_f64, types.float64)
-def _exp_f64(x):
+@njit(cache=True, **_JIT)
+def exp_f64(x):
+    x = _exactly(x, F64)
     xc = -746.0 if x < -746.0 else x  # NaN passes, as in exp_f32
     xc = 710.0 if xc > 710.0 else xc
     kf = np.rint(xc * C.LOG2E64)
@@ -173,8 +122,9 @@ def _exp_f64(x):
     return _scale_f64(y, kf)
 
 
-@_kernel(log_f32, types.float32)
-def _log_f32(x):
+@njit(cache=True, **_JIT)
+def log_f32(x):
+    x = _exactly(x, F32)
     # x = 2**k * m, m in [sqrt(1/2), sqrt(2)): the bias is added first so that k and m come from the bits
     # directly; subnormals are scaled by 2**23 first.
     tiny = x < F32(1.1754943508222875e-38)
@@ -192,8 +142,9 @@ def _log_f32(x):
     return _NAN32 if x < F32(0.0) else y
 
 
-@_kernel(log_f64, types.float64)
-def _log_f64(x):
+@njit(cache=True, **_JIT)
+def log_f64(x):
+    x = _exactly(x, F64)
     tiny = x < 2.2250738585072014e-308
     xs = x * 4503599627370496.0 if tiny else x
     bias = 1075.0 if tiny else 1023.0
@@ -209,13 +160,15 @@ def _log_f64(x):
     return _NAN64 if x < 0.0 else y
 
 
-@_kernel(sigmoid_f32, types.float32)
-def _sigmoid_f32(x):
+@njit(cache=True, **_JIT)
+def sigmoid_f32(x):
+    x = _exactly(x, F32)
     return F32(1.0) / (F32(1.0) + exp_f32(-x))
 
 
-@_kernel(sigmoid_f64, types.float64)
-def _sigmoid_f64(x):
+@njit(cache=True, **_JIT)
+def sigmoid_f64(x):
+    x = _exactly(x, F64)
     return 1.0 / (1.0 + exp_f64(-x))
 
 
@@ -242,37 +195,29 @@ def _llvm_extreme(typingctx, a, b, which):
     return a(a, b, which), codegen
 
 
-@overload(maximum, jit_options=_JIT)
-def _maximum(a, b):
-    if isinstance(a, types.Float) and a == b:
-        return lambda a, b: _llvm_extreme(a, b, "maximum")
-    return None
+@njit(cache=True, **_JIT)
+def maximum(a, b):  # np.maximum of two floats of one type: NaN wins
+    return _llvm_extreme(a, b, "maximum")
 
 
-@overload(minimum, jit_options=_JIT)
-def _minimum(a, b):
-    if isinstance(a, types.Float) and a == b:
-        return lambda a, b: _llvm_extreme(a, b, "minimum")
-    return None
+@njit(cache=True, **_JIT)
+def minimum(a, b):
+    return _llvm_extreme(a, b, "minimum")
 
 
-@overload(maximum_nonan, jit_options=_JIT)
-def _maximum_nonan(a, b):
-    if isinstance(a, types.Float) and a == b:
-        return lambda a, b: _llvm_extreme(a, b, "maxnum")
-    return None
+@njit(cache=True, **_JIT)
+def maximum_nonan(a, b):  # a reduction's step whose caller counts the NaNs apart: either zero of two zeros
+    return _llvm_extreme(a, b, "maxnum")
 
 
-@overload(minimum_nonan, jit_options=_JIT)
-def _minimum_nonan(a, b):
-    if isinstance(a, types.Float) and a == b:
-        return lambda a, b: _llvm_extreme(a, b, "minnum")
-    return None
+@njit(cache=True, **_JIT)
+def minimum_nonan(a, b):
+    return _llvm_extreme(a, b, "minnum")
 
 
-
-@_kernel(tanh_f32, types.float32)
-def _tanh_f32(x):
+@njit(cache=True, **_JIT)
+def tanh_f32(x):
+    x = _exactly(x, F32)
     # tanh(t) = e / (e + 2), e = expm1(2t), t = |x| clamped where float32's tanh is 1: one path for every input,
     # where a polynomial below 0.8 and 1 - 2 / (exp(2t) + 1) above computed both and chose (1.05 ulp from exact,
     # 0.49 ns/element in L1). expm1 is exp's reduction and polynomial, 2**k (1 + q) - 1 rounded once by a fused
@@ -290,8 +235,9 @@ def _tanh_f32(x):
     return math.copysign(e / (e + F32(2.0)), x)
 
 
-@_kernel(tanh_f64, types.float64)
-def _tanh_f64(x):
+@njit(cache=True, **_JIT)
+def tanh_f64(x):
+    x = _exactly(x, F64)
     # A polynomial near 0; 1 - 2 / (exp(2|x|) + 1) beyond, where the cancellation is mild (tanh > 0.66).
     t = abs(x)
     z = x * x
@@ -302,8 +248,9 @@ def _tanh_f64(x):
     return x if x == 0.0 else y
 
 
-@_kernel(erf_f32, types.float32)
-def _erf_f32(x):
+@njit(cache=True, **_JIT)
+def erf_f32(x):
+    x = _exactly(x, F32)
     # As tanh: below 1, x + x P(z), a correction of at most 0.13 of the result. Above, 1 - 2**V(|x|), V fitted to
     # log2(erfc(x)), where erfc/erf < 0.19 scales the errors down: 2**k from the bits, 2**f a polynomial. The
     # fraction f = V - k is taken from the last Horner step, fma(p, t, -k) + V0, not from V rounded (which cost
@@ -321,8 +268,9 @@ def _erf_f32(x):
     return math.copysign(F32(1.0) - e, x) if a >= F32(1.0) else small
 
 
-@_kernel(erf_f64, types.float64)
-def _erf_f64(x):
+@njit(cache=True, **_JIT)
+def erf_f64(x):
+    x = _exactly(x, F64)
     # A polynomial near 0; 1 - exp(-t**2) * P(t) / Q(t) beyond, t clamped where erf is 1 (NaN kept).
     t = abs(x)
     z = x * x
