@@ -28,6 +28,7 @@ from . import (  # noqa: F401 (mathlib registers overloads)
     diagnose,
     entry,
     events,
+    gc_pause,
     guards,
     mathlib,
     random_state,
@@ -200,7 +201,7 @@ class Dispatcher(functools.partial):
     def _compile(self, args: tuple[Any, ...], kinds: tuple[str, ...], target: str = "cpu") -> Variant:
         if self.options.parallel:
             threads.choose()  # before Numba starts a thread pool: one that survives fork (runtime/threads.py)
-        with _lock:
+        with _lock, gc_pause.paused():
             for variant in self._variants:  # another thread may have compiled it meanwhile
                 if variant.guard.check(args):
                     return variant
