@@ -52,3 +52,13 @@ def test_a_masked_check_as_the_corpus_writes_it() -> None:
     rng = np.random.default_rng(0)
     for n in (50, 50, 80):
         assert_like_numpy(fn, rng.integers(0, 2, (n, 4)).astype(bool))
+
+
+@pytest.mark.parametrize("tup", ["(1, 2, 3)", "(np.float32(1), np.float32(2), 0)", "(np.int8(1), 2.5, -1)"])
+@pytest.mark.parametrize("op", ["==", "<", ">=", "!="])
+def test_a_tuple_left_of_a_comparison_names_the_arrays_shape_first(tup: str, op: str) -> None:
+    """Python asks the array (`x.__eq__(t)`), so NumPy's broadcast error names x's shape first, whether or not
+    the tuple's items are plain literals (hypothesis found `(np.float32(1), ...) == x` naming them the other way)."""
+    fn = jitted(f"def f(x):\n    return {tup} {op} x\n")
+    for x in (np.arange(3.0), np.arange(3), np.zeros(4, np.int64), np.zeros((2, 4))):
+        assert_like_numpy(fn, x)

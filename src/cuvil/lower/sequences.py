@@ -62,8 +62,10 @@ class Sites(cst.CSTVisitor):
         if len(node.comparisons) == 1 and type(node.comparisons[0].operator) in _MIRROR:
             self._add(node.left, node.comparisons[0].comparator)
             self._add(node.comparisons[0].comparator, node.left)
-            if id(node.left) in self.found and _trivial(node.left):
-                self.mirrored.add(id(node))  # `t < x` is NumPy's `x > t`: its words name x's shape first
+            if id(node.left) in self.found and (_trivial(node.left) or _trivial(node.comparisons[0].comparator)):
+                # `t < x` is NumPy's `x > t`: its words name x's shape first. Either side evaluated first gives
+                # the same values where one of them is trivial (`(np.float32(1), 2) == x`)
+                self.mirrored.add(id(node))
 
     def visit_Call(self, node: cst.Call) -> None:
         if _ufunc(self.types.calls.effect(node).name):
@@ -73,7 +75,8 @@ class Sites(cst.CSTVisitor):
 
 
 def _trivial(node: cst.BaseExpression) -> bool:
-    """Evaluated after its neighbour instead of before, nothing differs: a name, a literal, a tuple of these."""
+    """Evaluated after its neighbour instead of before, or before it, nothing differs: a name, a literal, a tuple
+    of these."""
     if isinstance(node, cst.Tuple):
         return all(_trivial(e.value) for e in node.elements)
     if isinstance(node, cst.UnaryOperation):
