@@ -64,13 +64,57 @@ __all__ = [
 ]
 
 
-def jit(fn: Any = None, **options: Any) -> Any:
+def jit(
+    fn: Any = None,
+    *,
+    target: str = "cpu",
+    parallel: bool | None = None,
+    precision: str | None = None,
+    dynamic: bool | None = None,
+    fastmath: bool = False,
+    cache: bool = True,
+    boundscheck: bool = True,
+    overflow: str = "raise",
+    dims: Any = (),
+    **misspelt: Any,
+) -> Any:
     """Compile `fn` for the target; usable as `@cuvil.jit`, `@cuvil.jit(...)` and `cuvil.jit(fn, ...)`.
 
-    Options are checked now and the source is checked against the supported subset now; compilation waits
-    for the first call, when argument types are known.
+    The options are checked, and the source is checked against the supported subset, when the decorator
+    runs; compilation waits for the first call, when the arguments' types and shapes are known.
+
+    Args:
+        fn: a plain Python function (or one already jitted: its Python function is compiled afresh).
+        target: "cpu" (Numba, `@njit(nogil=True)`), "cuda" (numba.cuda kernels and a launcher), or "auto"
+            (cuda when an array argument lives on a GPU).
+        parallel: True runs the loops proven free of loop-carried dependences on all cores (and whole-array
+            code as parallel nests); False keeps every loop serial; None is False on the CPU and True on CUDA.
+        precision: "fp16" or "bf16" store float arrays in half precision and compute in float32; "fp32"
+            computes in float32; None keeps NumPy's dtypes.
+        dynamic: True compiles every dim as a run-time value; False specialises every dim (up to
+            `cuvil.config.recompile_limit` variants); None specialises dims of size 16 or less and makes a dim
+            dynamic once a call shows it a second size.
+        fastmath: LLVM's fast-math flags (reassociation, no NaN/inf guarantees), as Numba's fastmath=True.
+        cache: keep compiled variants on disk (the cache directory: `CUVIL_CACHE_DIR`) as well as in memory.
+        boundscheck: True checks every index as Python does (IndexError at your line); False checks none, as
+            Numba does by default.
+        overflow: "raise" makes Python-int arithmetic that leaves int64 raise OverflowError; "wrap" wraps as
+            NumPy's int64 does.
+        dims: declared ranges of dims, e.g. `{"x.shape[0]": (1, 32)}`, for guards and shape proofs.
+
+    Returns:
+        A dispatcher that compiles on its first call and keeps one variant per guard; or, without `fn`, the
+        decorator that makes one.
+
+    Raises:
+        CuvilSyntaxError: the source uses something outside the supported subset (file, line, column, hint).
+        TypeError: an unknown option (with the nearest known name).
+        ValueError: an option's value is not one it takes.
     """
-    opts = _options(options)
+    if misspelt:
+        raise _unknown_option(next(iter(misspelt)))
+    opts = Options(target=target, parallel=parallel, precision=precision, dynamic=dynamic, fastmath=fastmath,
+                   cache=cache, boundscheck=boundscheck, overflow=overflow, dims=dims)
 
     def wrap(f: Any) -> Any:
         from .runtime.dispatcher import Dispatcher
@@ -89,18 +133,16 @@ def jit(fn: Any = None, **options: Any) -> Any:
     return wrap if fn is None else wrap(fn)
 
 
-def _options(options: dict[str, Any]) -> Options:
-    """The options, or Python's TypeError for a misspelt one, with the nearest name (`paralel`: `parallel`)."""
+def _unknown_option(name: str) -> TypeError:
+    """Python's TypeError for a misspelt option, with the nearest name (`paralel`: `parallel`), which Python's
+    own message for an unexpected keyword does not give."""
     import dataclasses
     import difflib
 
     known = [f.name for f in dataclasses.fields(Options)]
-    for name in options:
-        if name not in known:
-            near = difflib.get_close_matches(name, known, n=1)
-            raise TypeError(f"cuvil.jit() got an unexpected keyword argument '{name}'"
-                            + (f"; did you mean '{near[0]}'?" if near else f" (options: {', '.join(known)})"))
-    return Options(**options)
+    near = difflib.get_close_matches(name, known, n=1)
+    return TypeError(f"cuvil.jit() got an unexpected keyword argument '{name}'"
+                     + (f"; did you mean '{near[0]}'?" if near else f" (options: {', '.join(known)})"))
 
 
 def explain(fn: Any) -> Any:

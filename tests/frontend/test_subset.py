@@ -300,3 +300,27 @@ def test_a_misspelt_option_names_the_nearest():
 
     with pytest.raises(TypeError, match=r"unexpected keyword argument 'paralel'; did you mean 'parallel'\?"):
         cuvil.jit(paralel=True)
+
+
+def test_the_options_are_jits_keyword_parameters_with_options_defaults():
+    """An editor shows the options from jit's signature; a new Options field must be added there too."""
+    import dataclasses
+    import inspect
+
+    import cuvil
+
+    params = inspect.signature(cuvil.jit).parameters
+    fields = {f.name: f.default for f in dataclasses.fields(cuvil.Options)}
+    keywords = {name: p.default for name, p in params.items() if p.kind is inspect.Parameter.KEYWORD_ONLY}
+    assert keywords == fields
+    for name in fields:
+        assert f"        {name}: " in cuvil.jit.__doc__
+
+
+def test_an_options_value_is_checked_when_the_decorator_runs():
+    import cuvil
+
+    with pytest.raises(ValueError, match="overflow must be 'raise' or 'wrap', not 'saturate'"):
+        cuvil.jit(overflow="saturate")
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'targets'; did you mean 'target'\?"):
+        cuvil.jit(lambda x: x, targets="cpu")
