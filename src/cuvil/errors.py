@@ -71,7 +71,12 @@ class CuvilAxisError(CuvilTypeError, AxisError):
     path: found when compiling, at the user's line. NumPy's AxisError too (a ValueError and an IndexError)."""
 
 
-class CuvilShapeError(CuvilTypeError, ValueError):
+class CuvilValueError(CuvilTypeError, ValueError):
+    """A value Python or NumPy refuses with ValueError (`max(a, 0)` of an array, `a[0] = 'x'`), found when
+    compiling, at the user's line."""
+
+
+class CuvilShapeError(CuvilValueError):
     """Shapes that certainly disagree (broadcasting 3 against 4) in a statement that runs on every path: found
     when compiling, at the user's line. A ValueError too, as NumPy raises for them."""
 

@@ -187,7 +187,7 @@ def test_uncertain_shapes_are_left_to_run_time():
 
 
 @pytest.mark.parametrize(("arg", "words"), [
-    (np.ones(3), "argument 'a' has 1 dimension(s) but is indexed with 2"),
+    (np.ones(3), "too many indices for array: array is 1-dimensional, but 2 were indexed (argument 'a')"),
     (np.ones((2, 2), dtype=object), "argument 'a' has dtype object"),
     ([[1.0]], "argument 'a' is a list"),
     ("text", "argument 'a' is a str"),

@@ -111,7 +111,8 @@ def test_the_rank_check_counts_indices_not_new_axes():
         assert isinstance(info.value, IndexError) and isinstance(info.value, cuvil.CuvilTypeError)
         assert not isinstance(info.value, ValueError)
         assert info.value.lineno == 2 and info.value.argument == "x"
-        assert "argument 'x' has 1 dimension(s) but is indexed with 2" in info.value.message
+        assert ("too many indices for array: array is 1-dimensional, but 2 were indexed (argument 'x')"
+                in info.value.message)
     assert fn(np.ones((2, 3))).shape == (1,)  # x[None, 0, 0] of a 2-d array
 
 

@@ -154,9 +154,10 @@ class Evaluator:
         if consumed > len(base):
             name = node.value.value if isinstance(node.value, cst.Name) else None
             argument = name if name in self.state.args else None
-            what = f"argument '{argument}'" if argument else "an array"
-            raise Contradiction(f"{what} has {len(base)} dimension(s) but is indexed with {consumed}", argument,
-                                index=True)
+            if not base:  # NumPy's words for a scalar, np.float64(1.0)[0]
+                raise Contradiction("invalid index to scalar variable.", argument, index=True)
+            raise Contradiction(f"too many indices for array: array is {len(base)}-dimensional, but {consumed} were "
+                                "indexed" + (f" (argument '{argument}')" if argument else ""), argument, index=True)
         out: list[Dim] = []
         axis = 0
         for part in parts:

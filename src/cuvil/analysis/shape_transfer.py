@@ -30,31 +30,35 @@ class Transfer(Evaluator):
         elif isinstance(stmt, cst.SimpleStatementLine):
             small = stmt.body[0]
             if isinstance(small, cst.Assign):
-                values = self.values(small.value)
                 for target in small.targets:
-                    self.bind(target.target, values)
+                    self.bind(target.target, self.values(small.value, target.target))
             elif isinstance(small, cst.AnnAssign):
-                self.bind(small.target, self.values(small.value) if small.value is not None else [])
+                self.bind(small.target, self.values(small.value, small.target) if small.value is not None else [])
             elif isinstance(small, cst.AugAssign):
                 return self.update(small)
             elif isinstance(small, cst.Expr | cst.Return) and small.value is not None:
                 self.expr(small.value)
         return False
 
-    def values(self, node: cst.BaseExpression) -> list[tuple[Shape | None, Dim]]:
-        """What an assignment's right side gives each target: one (shape, dim), or one per element of a tuple."""
+    def values(self, node: cst.BaseExpression, target: cst.BaseExpression) -> list[tuple[Shape | None, Dim]]:
+        """What an assignment's right side gives each target: one (shape, dim), or one per element of a tuple
+        unpacked into a tuple of targets. A tuple bound to one name is no array: nothing (`s = a.shape` of a 1-D
+        `a` made `s` a scalar, and `s[0]` 'an array indexed with too many indices')."""
+        unpacked = isinstance(target, cst.Tuple | cst.List)
         if isinstance(node, cst.Tuple | cst.List) and not any(isinstance(e, cst.StarredElement)
                                                               for e in node.elements):
+            if not unpacked:
+                return []
             return [(self.expr(e.value), self.dim(e.value)) for e in node.elements]
         if isinstance(node, cst.Attribute) and node.attr.value == "shape":
             shape = self.expr(node.value)
-            if shape is not None:
-                return [((), d) for d in shape]
+            return [((), d) for d in shape] if shape is not None and unpacked else []
         return [(self.expr(node), self.dim(node))]
 
     def bind(self, target: cst.BaseExpression, values: list[tuple[Shape | None, Dim]]) -> None:
         if isinstance(target, cst.Subscript):
-            self.subscript(target)  # the rank check
+            if self.expr(target.value) != ():  # a store into a number is Python's TypeError (runtime/diagnose.py)
+                self.subscript(target)  # the rank check
             return
         names = bound_names(target)
         for name in names:

@@ -1,13 +1,13 @@
 """The vector math functions compiled ahead, on a worker thread, once a process has its first kernel (issue 14).
 
-Why: runtime/vmath.py's functions were Numba overloads, each compiled (a whole Numba pipeline, then LLVM) the
-first time a kernel calls it, and Numba keys that compile by the caller's flags too. They are now functions
-cached on disk (loaded in milliseconds once any process compiled them), so this matters for the half
-conversions and for a process whose Numba cache is empty; the figures below are from the overload days. So a later graph's softmax
-paid for `exp_f32` and `maximum` inside its own compile: 0.27–0.33 s of CPU time, against 0.14–0.16 s for the
-same kernel once they were compiled (measured, three interleaved processes each). Compiled here with the kernels'
-own decorator (modules.module_text: the same flags, so the same entries), while the model runs after its first
-graph, a later graph's compile is its own kernel's alone.
+Why: runtime/vmath.py's functions were Numba overloads, each compiled (a whole Numba pipeline, then LLVM) the first
+time a kernel calls it, and Numba keys that compile by the caller's flags too. They are now functions cached on disk
+(loaded in milliseconds once any process compiled them), so this matters for the half conversions and for a process
+whose Numba cache is empty; the figures below are from the overload days. So a later graph's softmax paid for
+`exp_f32` and `maximum` inside its own compile: 0.27–0.33 s of CPU time, against 0.14–0.16 s for the same kernel
+once they were compiled (measured, three interleaved processes each). Compiled here with the kernels' own decorator
+(modules.module_text: the same flags, so the same entries), while the model runs after its first graph, a later
+graph's compile is its own kernel's alone.
 
 Only the families a kernel of the process used (float32 math, float64 math, half conversions: all three cost
 1.5–2 s of CPU), one function at a time, and never while a partition compiles in the foreground (`foreground()`):

@@ -98,7 +98,7 @@ LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.checks.list_in
                      "cuvil.runtime.intrinsics.py_pow", "cuvil.runtime.intrinsics.pow_exponent",
                      "cuvil.runtime.intrinsics.math_pow", *(f"cuvil.runtime.library_checks.{n}" for n in (
                          "one_element", "nonnegative_dims", "reshapes", "fits_into", "scale", "arange_step",
-                         "arange_float_step", "unpacks", "sequence_into_element")),
+                         "arange_float_step", "unpacks", "sequence_into_element", "truth")),
                      "cuvil.runtime.intrinsics.inplace_value", "cuvil.runtime.big_ints.beyond_int64",
                      "cuvil.runtime.histograms.histogram", "cuvil.runtime.products.cross", "cuvil.runtime.tiles.tile",
                      "cuvil.runtime.copies.copyto",
@@ -269,7 +269,8 @@ _TABLE: dict[str, Entry] = {
     # lower/library_raises.py's checks before a statement Numba's library would fail in its own words
     **_entries(" ".join(f"cuvil.runtime.library_checks.{n}" for n in (
                                    "one_element", "reshapes", "fits_into", "scale", "arange_step",
-                                   "arange_float_step", "unpacks", "sequence_into_element")), raises="opaque"),
+                                   "arange_float_step", "unpacks", "sequence_into_element", "truth")),
+               raises="opaque"),
     **_entries("cuvil.runtime.library_checks.nonnegative_dims", raises="dims"),
     **_entries("cuvil.runtime.messages.dims"),
     **_entries("cuvil.runtime.checks.index cuvil.runtime.checks.list_index", raises="opaque"),

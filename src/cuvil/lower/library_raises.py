@@ -15,6 +15,8 @@
     x, y, z = m.shape      →  unpacks(2, 3, 1)                      # Numba refuses to compile it
                               x, y, z = m.shape[0], m.shape[1], m.shape[1]
     a[0] = v               →  sequence_into_element()               # v an array: Numba refuses to compile it
+    if a > 0:              →  if truth(a > 0):                      # an array's truth: NumPy's ValueError unless
+                                                                    # one element (Numba: no line; empty is False)
 
 Numba raises these with its own words and a traceback in its own source (runtime/library_checks.py says
 which); the helper before the statement raises NumPy's error first, and lower/located.py gives it the
@@ -61,6 +63,12 @@ def wanted(fn: cst.FunctionDef) -> bool:
                 and not _nonnegative(node.args[0].value, set())
             found = found or name in ("item", "reshape", *_ARGUMENT_CHECKS) or allocation
 
+        def visit_If(self, node: cst.If) -> None:  # a test may be an array's truth (typing tells)
+            nonlocal found
+            found = True
+
+        visit_While = visit_IfExp = visit_UnaryOperation = visit_If  # type: ignore[assignment]
+
         def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
             nonlocal found
             target = node.target
@@ -102,6 +110,29 @@ class LibraryRaises(cst.CSTTransformer):
         line = origin_of(original)
         guards = [with_origin(cst.SimpleStatementLine([cst.Expr(c)]), line) for c in checks]
         return cst.FlattenSentinel([*guards, updated])
+
+    def leave_If(self, original: cst.If, updated: cst.If) -> cst.If:
+        return updated.with_changes(test=self._truth(original.test, updated.test))
+
+    def leave_While(self, original: cst.While, updated: cst.While) -> cst.While:
+        return updated.with_changes(test=self._truth(original.test, updated.test))
+
+    def leave_IfExp(self, original: cst.IfExp, updated: cst.IfExp) -> cst.IfExp:
+        return updated.with_changes(test=self._truth(original.test, updated.test))
+
+    def leave_UnaryOperation(self, original: cst.UnaryOperation,
+                             updated: cst.UnaryOperation) -> cst.UnaryOperation:
+        if not isinstance(original.operator, cst.Not):
+            return updated
+        return updated.with_changes(expression=self._truth(original.expression, updated.expression))
+
+    def _truth(self, original: cst.BaseExpression, updated: cst.BaseExpression) -> cst.BaseExpression:
+        """An array where Python takes a truth value: `truth(test)` (the test evaluated once, where it stands)."""
+        kind = self.types.of(original)
+        if not (isinstance(kind, Array) and kind.ndim >= 1):
+            return updated
+        return self._call("truth", updated.with_changes(lpar=[], rpar=[]) if isinstance(
+            updated, cst.BooleanOperation | cst.Comparison | cst.BinaryOperation | cst.UnaryOperation) else updated)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
         """`np.random.normal(m, s)` → `np.random.normal(m, scale(s))`: the argument checked as it is passed

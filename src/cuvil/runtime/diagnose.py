@@ -17,7 +17,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..errors import CuvilAttributeError, CuvilReadOnlyError, CuvilTypeError
+from ..errors import CuvilReadOnlyError, CuvilTypeError
+from . import mistakes
 
 _LOCATION = re.compile(r'File "([^"]+)", line (\d+)')
 _ECHO = re.compile(r"# L\d+\b|<source elided>")  # Numba echoing the generated source
@@ -143,7 +144,6 @@ def _summary(message: str) -> str:
     return "\n".join(sentences[:3])
 
 
-_MISSPELT = re.compile(r"^(module '[\w.]+'|'numpy.ndarray' object) has no attribute '\w+'")
 _NO_MODULE_ATTRIBUTE = re.compile(r"module '([\w.]+)' has no attribute '(\w+)'")
 
 
@@ -178,47 +178,6 @@ def _frame_locations(exc: BaseException) -> list[tuple[str, str]]:
     return found[::-1] + ([(recorded.filename, str(recorded.line))] if isinstance(recorded, ir.Loc) else [])
 
 
-_NO_IMPLEMENTATION = re.compile(r"No implementation of function (\w+) found for signature: \w+\((.*)\)$")
-_OPERATORS = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%", "pow": "**",
-              "iadd": "+=", "isub": "-=", "imul": "*=", "itruediv": "/="}
-_PYTHON_TYPES = ((re.compile(r"Literal\[str\]|unicode_type"), "str"), (re.compile(r"none|Literal\[NoneType\]"),
-                 "NoneType"), (re.compile(r"bool"), "bool"), (re.compile(r"Literal\[int\]|u?int\d+"), "int"),
-                 (re.compile(r"float\d+"), "float"), (re.compile(r"complex\d+"), "complex"),
-                 (re.compile(r"array\("), "numpy.ndarray"))
-
-
-def _python_type(numba_type: str) -> str | None:
-    return next((name for pattern, name in _PYTHON_TYPES if pattern.match(numba_type.strip())), None)
-
-
-def _top_level_split(text: str) -> list[str]:
-    parts, depth, start = [], 0, 0
-    for i, c in enumerate(text):
-        depth += c in "([{"
-        depth -= c in ")]}"
-        if c == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    return [*parts, text[start:]]
-
-
-def _python_words(summary: str) -> str:
-    """Numba's words for the common mistakes, as Python says them: `"total=" + total` → can only concatenate
-    str (not "float") to str; `np.zeros(len(a) / 2)` → NumPy's "expected a sequence of integers or a single integer"."""
-    found = _NO_IMPLEMENTATION.match(summary.splitlines()[0]) if summary else None
-    if found is None:
-        return summary
-    function, args = found.group(1), [_python_type(a) for a in _top_level_split(found.group(2))]
-    if function == "nonnegative_dims" and args and args[0] in ("float", "complex", "str", "NoneType"):
-        return f"expected a sequence of integers or a single integer, got a {args[0]}"  # NumPy's, less the value
-    symbol = _OPERATORS.get(function)
-    if symbol is None or len(args) != 2 or None in args or not {"str", "NoneType"} & set(args):
-        return summary
-    if symbol in ("+", "+=") and args[0] == "str":
-        return f'can only concatenate str (not "{args[1]}") to str'
-    return f"unsupported operand type(s) for {symbol}: '{args[0]}' and '{args[1]}'"
-
-
 def user_error(exc: Exception) -> CuvilTypeError:
     """A Numba failure as a `CuvilTypeError` at the user's line: a NumbaError names the generated module's
     line in its message; any other exception from Numba's typing or lowering (an AttributeError, an empty
@@ -230,7 +189,7 @@ def user_error(exc: Exception) -> CuvilTypeError:
         message = _ANSI.sub("", str(exc))
         summary, locations = _summary(message), _LOCATION.findall(message)
         read_only = "Cannot modify readonly array" in message  # module arrays are refused before Numba types
-        summary = READ_ONLY if read_only else _python_words(_unsupported(message, summary))
+        summary = READ_ONLY if read_only else mistakes.words(_unsupported(message, summary))
     else:
         message = "".join(traceback.format_exception(exc))
         summary, locations = _internal_summary(exc), _frame_locations(exc)
@@ -246,7 +205,7 @@ def user_error(exc: Exception) -> CuvilTypeError:
             filename, lineno = mapping[index]  # type: ignore[misc]
             break
     text = linecache.getline(filename, lineno) if filename and lineno else None
-    kind = CuvilReadOnlyError if read_only else CuvilAttributeError if _MISSPELT.search(summary) else CuvilTypeError
+    kind = CuvilReadOnlyError if read_only else mistakes.kind(summary)
     error = kind(summary, filename, lineno, text)
     error.numba_message = message  # type: ignore[attr-defined]
     return error

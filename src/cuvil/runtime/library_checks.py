@@ -11,6 +11,7 @@ user's line as `at=<line>` (lower/located.py, runtime/where.py):
     c[1:] = v              →  fits_into(c[1:].shape, v.shape, at=3); c[1:] = v
     x, y = a               →  unpacks(a.shape[0], 2, 1, at=3); x, y = a
     a[0] = v               →  sequence_into_element(at=3)      (v an array of 1 or more dims; Numba refuses it)
+    if a > 0:              →  if truth(a > 0, at=3):           (an array's truth: one element, or ValueError)
 
 Each costs a comparison or two when nothing is wrong; the message of a reshape is built by a function compiled
 once and cached (runtime/messages.py: building text in the caller would compile string code into every caller).
@@ -29,15 +30,21 @@ from numba.extending import overload, register_jitable
 from .messages import NOT_INTO, raise_shapes
 from .where import located
 
-__all__ = ["fits_into", "nonnegative_dims", "one_element", "reshapes", "sequence_into_element", "unpacks"]
+__all__ = ["fits_into", "nonnegative_dims", "one_element", "reshapes", "sequence_into_element", "truth", "unpacks"]
 
 _ONE_ELEMENT = "can only convert an array of size 1 to a Python scalar"
 _NEGATIVE = "negative dimensions are not allowed"
 _SEQUENCE = "setting an array element with a sequence."
+_AMBIGUOUS = "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()"
+_EMPTY = "The truth value of an empty array is ambiguous. Use `array.size > 0` to check that an array is not empty."
 
 
 def one_element(size, at=0):  # the plain-Python meaning: `.item()` raises by itself
     return None
+
+
+def truth(value, at=0):  # the plain-Python meaning
+    return bool(value)
 
 
 def scale(value, at=0):  # the plain-Python meaning: np.random.normal and exponential raise by themselves
@@ -165,6 +172,31 @@ def _negative(at):
     if at:
         raise ValueError(_NEGATIVE, at)
     raise ValueError(_NEGATIVE)
+
+
+@register_jitable
+def _ambiguous(size, at):
+    if size == 0:
+        if at:
+            raise ValueError(_EMPTY, at)
+        raise ValueError(_EMPTY)
+    if at:
+        raise ValueError(_AMBIGUOUS, at)
+    raise ValueError(_AMBIGUOUS)
+
+
+@overload(truth, jit_options={"nogil": True})
+def _truth(value, at=0):
+    """NumPy's words for an empty array (Numba: False) and for more than one element, at the user's line."""
+    if not isinstance(value, types.Array):
+        return lambda value, at=0: bool(value)
+
+    def impl(value, at=0):
+        if value.size != 1:
+            _ambiguous(value.size, at)
+        return bool(value)
+
+    return impl
 
 
 @overload(nonnegative_dims, jit_options={"nogil": True})

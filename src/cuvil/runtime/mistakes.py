@@ -1,0 +1,147 @@
+"""The common mistakes, told as Python tells them: Numba's typing failure → the words and the exception class the
+plain call raises at the same line (issue 41; tests/programs/test_user_mistakes.py is the corpus).
+
+Numba says what it could not type, in its own terms: "No implementation of function len found for signature:
+len(float64)". The plain call raises TypeError: object of type 'float' has no len(). Each rule below reads the
+function and its arguments' Python types off Numba's signature and gives Python's or NumPy's words; the class
+follows from the words (`kind`). A failure no rule knows keeps Numba's summary.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from ..errors import CuvilAttributeError, CuvilIndexError, CuvilTypeError, CuvilValueError
+
+_NO_IMPLEMENTATION = re.compile(r"No implementation of function (\w+) found for signature: \w+\((.*)\)$")
+_OPERATORS = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%", "pow": "**",
+              "iadd": "+=", "isub": "-=", "imul": "*=", "itruediv": "/="}
+_PYTHON_TYPES = ((re.compile(r"Literal\[str\]|unicode_type"), "str"), (re.compile(r"none|Literal\[NoneType\]"),
+                 "NoneType"), (re.compile(r"bool"), "bool"), (re.compile(r"Literal\[int\]|u?int\d+"), "int"),
+                 (re.compile(r"float\d+"), "float"), (re.compile(r"complex\d+"), "complex"),
+                 (re.compile(r"array\("), "numpy.ndarray"), (re.compile(r"(?:Uni)?Tuple\("), "tuple"))
+_LITERAL = re.compile(r"Literal\[\w+\]\((.*)\)$")
+_NUMBERS = ("int", "float", "bool", "complex")
+_NOT_AN_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
+                 "arrays are valid indices")
+_AMBIGUOUS = "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()"
+_NOT_A_SCALAR_INDEX = "only integer scalar arrays can be converted to a scalar index"
+_INVALID_USE = re.compile(r"^Invalid use of (.*?) with parameters \(")
+_NUMBER_ATTRIBUTE = re.compile(r"Unknown attribute '(\w+)' of type (Literal\[\w+\]\(.*?\)|u?int\d+|float\d+|bool|"
+                               r"complex\d+)\s*$")
+
+
+def python_type(numba_type: str) -> str | None:
+    """The Python (or NumPy) type a user knows for a Numba type in a signature: 'int', 'numpy.ndarray', …."""
+    return next((name for pattern, name in _PYTHON_TYPES if pattern.match(numba_type.strip())), None)
+
+
+def _split(text: str) -> list[str]:
+    """A signature's arguments, split at its top-level commas."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        depth += c in "([{"
+        depth -= c in ")]}"
+        if c == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    return [*parts, text[start:].strip()]
+
+
+def _literal(numba_type: str) -> str | None:
+    found = _LITERAL.match(numba_type)
+    return found.group(1) if found else None
+
+
+def words(summary: str) -> str:
+    """Python's words for `summary` (the sentences diagnose.py kept of Numba's message), or `summary`."""
+    first = summary.splitlines()[0] if summary else ""
+    said = _call(first) or _invalid_use(first) or _number_attribute(first)
+    if said is None and first == "tuple index out of range":
+        said = first
+    return said or summary
+
+
+def kind(said: str) -> type[CuvilTypeError]:
+    """The exception class Python raises with these words."""
+    if " has no attribute '" in said:
+        return CuvilAttributeError
+    if said.startswith((_AMBIGUOUS, "could not convert string to", "invalid literal for int()")):
+        return CuvilValueError
+    if said in (_NOT_AN_INDEX, "tuple index out of range", "invalid index to scalar variable."):
+        return CuvilIndexError
+    return CuvilTypeError
+
+
+def _call(line: str) -> str | None:
+    found = _NO_IMPLEMENTATION.match(line)
+    if found is None:
+        return None
+    function, raw = found.group(1), _split(found.group(2))
+    types = [python_type(a) for a in raw]
+    first = types[0] if types else None
+    if function == "nonnegative_dims" and first in ("float", "complex", "str", "NoneType"):
+        return f"expected a sequence of integers or a single integer, got a {first}"  # NumPy's, less the value
+    if function == "len" and first in _NUMBERS:
+        return f"object of type '{first}' has no len()"
+    if function in ("int", "float", "complex") and first == "numpy.ndarray":
+        return "only 0-dimensional arrays can be converted to Python scalars"
+    if function == "getitem" and first == "numpy.ndarray" and any(t in ("float", "complex") for t in types[1:]):
+        return _NOT_AN_INDEX
+    if function == "setitem":
+        return _store(raw, types)
+    if function in ("zeros", "ones", "empty") and len(types) > 1 and types[1] in _NUMBERS:
+        return f"Cannot interpret '{_literal(raw[1]) or 'the number'}' as a data type"  # np.zeros(3, 4)
+    if function in ("max", "min") and len(types) > 1 and "numpy.ndarray" in types:
+        return _AMBIGUOUS  # max(a, 0) compares the array with the number
+    if function == "range" and "numpy.ndarray" in types:
+        return _NOT_A_SCALAR_INDEX
+    if function == "concatenate" and len(types) > 1 and types[1] == "numpy.ndarray":  # b taken as the axis
+        return _NOT_A_SCALAR_INDEX
+    if function == "round" and first == "numpy.ndarray":
+        return "type numpy.ndarray doesn't define __round__ method"
+    return _operator(function, types)
+
+
+def _store(raw: list[str], types: list[str | None]) -> str | None:
+    """`t[0] = 1` of a tuple or a number, `a[0] = 'x'` of an array."""
+    if types[0] in ("tuple", *_NUMBERS):
+        return f"'{types[0]}' object does not support item assignment"
+    text = _literal(raw[-1])
+    if types[0] == "numpy.ndarray" and types[-1] == "str" and text is not None:
+        if "int" in raw[0] and "float" not in raw[0]:
+            return f"invalid literal for int() with base 10: '{text}'"
+        return f"could not convert string to float: '{text}'"
+    return None
+
+
+def _operator(function: str, types: list[str | None]) -> str | None:
+    """`"total=" + total`: can only concatenate str (not "float") to str."""
+    symbol = _OPERATORS.get(function)
+    if symbol is None or len(types) != 2 or None in types or not {"str", "NoneType"} & set(types):
+        return None
+    if symbol in ("+", "+=") and types[0] == "str":
+        return f'can only concatenate str (not "{types[1]}") to str'
+    return f"unsupported operand type(s) for {symbol}: '{types[0]}' and '{types[1]}'"
+
+
+def _invalid_use(line: str) -> str | None:
+    """`a(0)` of an array, `x(1)` of a number: Numba's "Invalid use of array(…) with parameters"."""
+    found = _INVALID_USE.match(line)
+    called = python_type(found.group(1)) if found else None
+    return f"'{called}' object is not callable" if called in ("numpy.ndarray", *_NUMBERS) else None
+
+
+def _number_attribute(line: str) -> str | None:
+    """`n.sum()` of an int: Python's AttributeError with the nearest name; an attribute Python's number has
+    (`n.bit_length()`) but Numba lacks stays Numba's words."""
+    found = _NUMBER_ATTRIBUTE.search(line)
+    if found is None:
+        return None
+    name, number = found.group(1), python_type(found.group(2))
+    owner = {"int": int, "float": float, "bool": bool, "complex": complex}.get(number or "")
+    if owner is None or hasattr(owner, name):
+        return None
+    near = difflib.get_close_matches(name, [n for n in dir(owner) if not n.startswith("_")], n=1)
+    return f"'{number}' object has no attribute '{name}'" + (f"; did you mean '{near[0]}'?" if near else "")
