@@ -222,6 +222,16 @@ def test_a_rebound_parameter_is_no_longer_named_as_the_argument():
         """, x=(3,)) == "L3: invalid index to scalar variable."
 
 
+@pytest.mark.parametrize("binding", ["s = x.shape", "s = (len(x),)", "s: tuple = x.shape"])
+def test_a_tuple_bound_to_one_name_is_not_a_scalar(binding):
+    """`s = x.shape` of a 1-D x made `s` a scalar, and `s[0]` 'an array indexed with too many indices'."""
+    assert _error(f"""
+        def f(x):
+            {binding}
+            return s[0] + x[s[0] - 1]
+        """, x=(3,)) is None
+
+
 # which in-place updates need `inplace_value`
 
 
