@@ -1,4 +1,5 @@
-"""Every task of the project: `nox -s tests | quick | lint | demo | bench | notebooks | distributed | update-golden`."""
+"""Every task of the project: `nox -s tests | quick | lint | docs | demo | bench | notebooks | distributed |
+update-golden`."""
 
 from __future__ import annotations
 
@@ -43,6 +44,17 @@ def lint(session: nox.Session) -> None:
     session.install("-e", ".[dev]", *CONSTRAINTS)
     session.run("ruff", "check", "src", "tests", "bench", "noxfile.py")
     session.run("mypy", "src/cuvil")
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """The HTML site, in build/site (mkdocs.yml): the guides of docs/ and the README's sections, included where
+    they are written, and the API reference read from the docstrings. `--strict`: a warning (a dead link, a
+    README heading an include no longer finds, a docstring mkdocstrings cannot read) fails the build. The package
+    is installed because the CLI page prints `cuvil --help` and the reference reads a few docstrings that exist
+    only at run time (docs/hooks/)."""
+    session.install("-e", ".", "-r", "constraints/docs.txt")
+    session.run("mkdocs", "build", "--strict", *session.posargs)
 
 
 @nox.session
