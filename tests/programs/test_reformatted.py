@@ -107,6 +107,16 @@ WHOLE_ARRAY = {
                 -a,
             )
     """,
+    "body_on_the_def_line": """
+        def f(a): b = a * 2.0; return b + a[::-1]
+    """,
+    "suites_on_their_lines": """
+        def f(a):
+            if a.sum() > 0: b = a * 2.0
+            else: b = -a
+            for k in range(2): b = b + k
+            return b
+    """,
     "store_over_lines": """
         def f(a):
             out = np.empty_like(a)
@@ -133,3 +143,13 @@ def _defined(name):
 def test_whole_array_expression_over_lines(name, a):
     fn = _defined(name)
     assert_same(fn(a.copy()), compiled(fn)(a.copy()))
+
+
+def test_an_error_in_a_body_on_the_def_line_is_at_that_line():
+    """`def f(a): return a.summ()` raised libcst's 'Expected a IndentedBlock' when the decorator ran."""
+    import cuvil
+
+    fn = define("def f(a): return a.summ()\n", "f")
+    with pytest.raises(cuvil.CuvilAttributeError) as info:
+        cuvil.jit(fn)(np.ones(2))
+    assert info.value.lineno == fn.__code__.co_firstlineno

@@ -75,7 +75,11 @@ class _SubsetChecker(Checker):
 
     def check_lambdas(self, fn: cst.FunctionDef) -> None:
         """Each `f = lambda ...` in the function's own body that normalize/lambdas.py can inline exactly."""
-        stmts = list(cst.ensure_type(fn.body, cst.IndentedBlock).body)
+        body = fn.body
+        if isinstance(body, cst.SimpleStatementSuite):  # `def f(x): return x * 2`: on the def's line
+            stmts: list[cst.BaseStatement] = [cst.SimpleStatementLine([small]) for small in body.body]
+        else:
+            stmts = list(cst.ensure_type(body, cst.IndentedBlock).body)
         for k, stmt in enumerate(stmts):
             found = lambda_assignment(stmt)
             if found is None:
