@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import warnings
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -49,3 +50,23 @@ def test_sum_of_a_2d_array_adds_its_rows(data, dtype, shape):
         warnings.simplefilter("ignore", RuntimeWarning)
         for x in (_array(data, dtype, shape), _array(data, dtype, shape), _array(data, "float32", (5,))):
             assert_like_numpy(fn, x)
+
+
+ANY_ALL = """
+def truths(a):
+    return any(a), all(a)
+"""
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data(), dtype=st.sampled_from([*DTYPES, "complex128"]), length=st.integers(0, 40), nan=st.booleans())
+def test_any_all_of_a_1d_array_are_pythons(data, dtype, length, nan):
+    """Each element's truth (NaN is true), empty arrays included, lengths on both sides of the static-dim
+    threshold; Numba had no any() or all() of an array ('Untyped global name')."""
+    fn = jitted(ANY_ALL)
+    x = _array(data, dtype, (length,))
+    x[data.draw(st.lists(st.booleans(), min_size=length, max_size=length)) if length else []] = 0
+    if nan and length and x.dtype.kind in "fc":
+        x[0] = np.nan
+    assert_like_numpy(fn, x)
+    assert_like_numpy(fn, x[::-1])  # a view: another layout

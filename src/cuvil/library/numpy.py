@@ -253,7 +253,8 @@ _TABLE: dict[str, Entry] = {
     **_entries("cuvil.runtime.axes.argmax_axis cuvil.runtime.axes.argmin_axis", raises="opaque"),
     **_entries(" ".join(f"cuvil.runtime.axis_reductions.{n}_axes" for n in _AXIS_REDUCTIONS),
                raises="opaque"),  # np.var(a, axis=k), np.mean(a, axis=(0, 1)) … (runtime/axis_reductions.py)
-    **_entries("cuvil.runtime.folds.python_sum"),  # sum(a), max(a), min(a) of an array (lower/builtin_calls.py)
+    **_entries("cuvil.runtime.folds.python_sum cuvil.runtime.folds.python_any cuvil.runtime.folds.python_all"),
+    # sum(a), max(a), min(a), any(a), all(a) of an array (lower/builtin_calls.py)
     **_entries("cuvil.runtime.folds.python_max cuvil.runtime.folds.python_min", raises="opaque"),
     **_entries("cuvil.runtime.statistics.var cuvil.runtime.statistics.std "
                "cuvil.runtime.statistics.median"),  # np.var(a): nan for an empty a (np.median: or a NaN in it)

@@ -3,6 +3,7 @@ they give CPython's answer for Python numbers and NumPy's for NumPy values, wher
 
     divmod(np.float32(7.5), 2)  →  divmod_(x, np.float32(2))       # NumPy's divmod, its dtype (Numba: float64)
     sum(int8_array)             →  python_sum(a)                   # Python's fold, wrapping in int8 (Numba: int64)
+    any(a)                      →  python_any(a)                   # each element's truth (Numba: no any() of arrays)
     float(np.float32(x))        →  np.float64(x)                   # Numba's float() keeps a float32
     range(2.5)                  →  range(as_index(2.5))            # CPython's TypeError
     round(x, 2)                 →  round_ndigits(x, 2)             # CPython's correctly rounded answer
@@ -30,13 +31,15 @@ from . import isinstances
 _NARROW_FLOATS = (Scalar("float32"), Scalar("float16"))
 _NUMPY_FLOATS = frozenset(("float16", "float32", "float64"))
 _INTEGERS = frozenset("int8 int16 int32 int64 uint8 uint16 uint32 uint64".split())
-_FOLDS = {"sum": "python_sum", "max": "python_max", "min": "python_min"}  # of an array (runtime/folds.py)
+_FOLDS = {"sum": "python_sum", "max": "python_max", "min": "python_min",  # of an array (runtime/folds.py)
+          "any": "python_any", "all": "python_all"}
 
 
 def _folds(t: Type, name: str) -> bool:
-    """`sum(a)` of any array, `max(a)`/`min(a)` of a 1-D one (of a 2-D one Python compares rows: an error)."""
+    """`sum(a)` of any array, `max(a)`/`min(a)`/`any(a)`/`all(a)` of a 1-D one (of a 2-D one Python takes each
+    row's truth or compares rows: an error)."""
     return isinstance(t, Array) and np.dtype(t.dtype).kind in "biufc" and (name == "sum" or t.ndim == 1) \
-        and not (name != "sum" and np.dtype(t.dtype).kind == "c")  # complex numbers have no order
+        and not (name in ("max", "min") and np.dtype(t.dtype).kind == "c")  # complex numbers have no order
 
 
 class BuiltinCalls:

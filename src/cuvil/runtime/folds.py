@@ -1,6 +1,6 @@
-"""Python's `sum()`, `max()` and `min()` of an array: folds over its first axis with NumPy's arithmetic and
-comparisons, as CPython runs them. Numba's `sum` starts from an int64 0 and adds in its own promotions, so
-`sum(int8_array)` was the int64 200 where Python's `0 + np.int8(100) + np.int8(100)` wraps to np.int8(-56), a
+"""Python's `sum()`, `max()`, `min()`, `any()` and `all()` of an array: folds over its first axis with NumPy's
+arithmetic and comparisons, as CPython runs them. Numba's `sum` starts from an int64 0 and adds in its own promotions,
+so `sum(int8_array)` was the int64 200 where Python's `0 + np.int8(100) + np.int8(100)` wraps to np.int8(-56), a
 float32 array summed in float64, and a 2-D array did not compile; Numba's `max` of an empty array raised
 StopIteration, not Python's ValueError. The lowering calls these for one argument (lower/builtin_calls.py).
 
@@ -28,6 +28,14 @@ def python_max(a):
 
 def python_min(a):
     return min(a)
+
+
+def python_any(a):
+    return any(a)
+
+
+def python_all(a):
+    return all(a)
 
 
 def _sum_dtype(a: types.Array) -> np.dtype:
@@ -82,3 +90,30 @@ def _extreme(larger: bool):
 
 overload(python_max, jit_options=_JIT)(_extreme(True))
 overload(python_min, jit_options=_JIT)(_extreme(False))
+
+
+@overload(python_any, jit_options=_JIT)
+def _python_any(a):
+    """Each element's truth, to the first true one (NaN is true, as bool(nan)); Numba has no any() of an array."""
+    if isinstance(a, types.Array) and a.ndim == 1 and isinstance(a.dtype, types.Number | types.Boolean):
+        def first_true(a):
+            for x in a:
+                if x:
+                    return True
+            return False
+
+        return first_true
+    return None
+
+
+@overload(python_all, jit_options=_JIT)
+def _python_all(a):
+    if isinstance(a, types.Array) and a.ndim == 1 and isinstance(a.dtype, types.Number | types.Boolean):
+        def first_false(a):
+            for x in a:
+                if not x:
+                    return False
+            return True
+
+        return first_false
+    return None
