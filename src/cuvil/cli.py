@@ -134,9 +134,19 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--only", nargs="+", default=[], metavar="KERNEL",
                       help="run only these kernels (saxpy, pairwise, escape, stencil)")
     demo.set_defaults(run=_demo)
-    insp = sub.add_parser("inspect", help="print a stage of a function: FILE.py:FUNCTION")
-    insp.add_argument("target")
-    insp.add_argument("--stage", default="kernel", choices=("normalized", "cfg", "plan", "kernel"))
+    insp = sub.add_parser(
+        "inspect", help="print a stage of a function: FILE.py:FUNCTION",
+        description="Print what Cuvil makes of one function, without calling it. The file is imported as a module "
+                    "(not as __main__), with its folder first on sys.path: its top-level code runs, except what "
+                    "stands under `if __name__ == \"__main__\":`. The function may be plain or decorated with "
+                    "@cuvil.jit; a plain one is checked against the supported subset as @cuvil.jit would.")
+    insp.add_argument("target", metavar="FILE.py:FUNCTION", help="the file and the name of a function defined in it")
+    insp.add_argument("--stage", default="kernel", choices=("normalized", "cfg", "plan", "kernel"),
+                      help="normalized: the canonical form (index loops, one exit), each line marked with its line "
+                           "in your file; cfg: that form with each statement's block and predecessors; plan: the "
+                           "loop nests, allocations and parallel decisions; kernel (default): the generated Numba "
+                           "source. plan and kernel are those of the variant generated before any call (every dim "
+                           "dynamic)")
     insp.set_defaults(run=_inspect)
     diff = sub.add_parser("diff", help="how two variants of FILE.py:FUNCTION differ, or a batch-size sweep")
     diff.add_argument("target")

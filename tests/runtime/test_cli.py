@@ -84,3 +84,23 @@ def test_inspect_reports_unsupported_code_at_the_users_line(project):
     assert first.startswith("cuvil inspect: ") and first.endswith(
         "unsupported.py:2:5: 'try' is not supported; check the condition with an if and return an error code "
         "instead")
+
+
+def test_inspect_runs_the_files_top_level_code_but_not_its_main_block(tmp_path):
+    """What --help says: imported as a module, so top-level code runs and `if __name__ == "__main__":` does not."""
+    (tmp_path / "script.py").write_text(textwrap.dedent("""\
+        print("top level ran")
+
+        def f(x):
+            return x + 1
+
+        if __name__ == "__main__":
+            print("main block ran")
+        """))
+    done = _cli(tmp_path, "inspect", "script.py:f")
+    assert done.returncode == 0, done.stderr
+    assert "top level ran" in done.stdout and "main block ran" not in done.stdout
+    shown = _cli(tmp_path, "inspect", "--help").stdout
+    assert "imported as a module" in " ".join(shown.split())
+    for stage in ("normalized:", "cfg:", "plan:", "kernel (default):"):
+        assert stage in shown
