@@ -1,7 +1,10 @@
 """The benchmark suite: every kernel of bench/kernels/ on plain Python, NumPy, Numba, torch and Cuvil (CPU).
 
-Run `python bench/run.py` (or `nox -s bench`); `python bench/run.py --quick` is a smoke test on small sizes that
-writes to a scratch folder. The run writes bench/results.json, then bench/REPORT.md and bench/results.png from
+Run `python bench/run.py` (or `nox -s bench`); `python bench/run.py --quick` is a smoke test that writes to a
+scratch folder: every kernel runs once at small sizes and is checked against the reference, in under 3 minutes
+on 2 cores. Its figures are not for publishing: 2 timed runs, no waiting for a quiet machine, and what costs
+minutes but only matters for figures is left out (the Numba control; torch.compile and the fresh-process first
+calls but on one kernel). The run writes bench/results.json, then bench/REPORT.md and bench/results.png from
 it (bench/report.py, which also re-renders them from the JSON alone). Progress goes to stderr.
 
 How each figure is measured:
@@ -67,6 +70,13 @@ CONTROL = "numba_again"
 COMPILING = ("numba", "numba_parallel", "torch_compile", "cuvil", "cuvil_parallel")
 TORCH_INPUTS = ("torch", "torch_compile")
 THREAD_KERNEL = "gelu"
+
+# --quick leaves out what took most of a full run and serves only its figures: the fresh-process first calls
+# (torch.compile's alone 10-60 s per kernel) and torch.compile's steady state, kept for one kernel so that their
+# code paths still run, and the Numba control. Every other system still runs every kernel once and is checked
+# against the reference.
+QUICK_FIRST_CALLS = {"gelu": COMPILING}
+QUICK_SKIP = {CONTROL: "not run (--quick: a control for the figures)"}
 
 _START = time.perf_counter()
 
@@ -405,6 +415,9 @@ def compile_latency(name: str, opts: argparse.Namespace, inductor_cache: Path) -
     out: dict[str, Any] = {}
     kernel = Kernel.load(name)
     for system in COMPILING:
+        if opts.quick and system not in QUICK_FIRST_CALLS.get(name, ()):
+            out[system] = {"status": f"not run (--quick: only on {', '.join(QUICK_FIRST_CALLS)})"}
+            continue
         try:
             make(kernel, system)  # cheap: decorators compile lazily; spares a process where there is no figure
         except Unavailable as exc:
@@ -497,15 +510,18 @@ def machine() -> dict[str, str]:
 
 def options(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="smoke test: sizes ×0.05, 5 runs, short timeouts")
+    parser.add_argument("--quick", action="store_true", help="smoke test, not figures to publish: every kernel "
+                        "once at sizes ×0.05, checked against the reference, 2 timed runs, no waiting for quiet, "
+                        "no Numba control, first calls in fresh processes and torch.compile only on "
+                        f"{', '.join(QUICK_FIRST_CALLS)}; under 3 minutes on 2 cores; writes to a scratch folder")
     parser.add_argument("--scale", type=float, default=1.0, help="problem size factor (1 = the issue's sizes)")
-    parser.add_argument("--repeat", type=int, default=5, help="timed runs per system (after one warm-up)")
+    parser.add_argument("--repeat", type=int, help="timed runs per system (after one warm-up); 5, or 2 with --quick")
     parser.add_argument("--compile-repeat", type=int, default=3, help="fresh processes for numba's and cuvil's "
                         "first call (median); the parallel variants and torch.compile get one")
     parser.add_argument("--compile-timeout", type=float, default=120.0, help="s, bound on numba's and cuvil's")
     parser.add_argument("--torch-compile-timeout", type=float, default=120.0, help="s, bound on torch.compile's")
-    parser.add_argument("--busy-retries", type=int, default=2, help="measure a kernel again (after waiting for "
-                        f"quiet) when other processes kept more than {BUSY_CORES} cores busy meanwhile")
+    parser.add_argument("--busy-retries", type=int, help="measure a kernel again (after waiting for quiet) when "
+                        f"other processes kept more than {BUSY_CORES} cores busy meanwhile; 2, or 0 with --quick")
     parser.add_argument("--busy-budget", type=float, default=240.0, help="s, the most all such waits may take")
     parser.add_argument("--kernels", default=",".join(KERNELS), help="comma-separated subset")
     parser.add_argument("--no-compile", action="store_true", help="skip first-call latency (and torch.compile)")
@@ -514,6 +530,10 @@ def options(argv: list[str] | None = None) -> argparse.Namespace:
     # KERNEL:SYSTEM:yes|no (whether the child needs torch): the child process of first_call()
     parser.add_argument("--first-call", help=argparse.SUPPRESS)
     opts = parser.parse_args(argv)
+    if opts.repeat is None:
+        opts.repeat = 2 if opts.quick else 5
+    if opts.busy_retries is None:
+        opts.busy_retries = 0 if opts.quick else 2
     if opts.quick:
         opts.scale, opts.compile_repeat = opts.scale * 0.05, 1
         opts.compile_timeout, opts.torch_compile_timeout = min(opts.compile_timeout, 60), min(
@@ -536,20 +556,24 @@ def main(argv: list[str] | None = None) -> None:
     os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(inductor_cache)  # before torch reads it
     os.environ["CUVIL_CACHE_DIR"] = str(scratch / "cuvil")  # no entry left by an earlier version of a kernel
     argv_shown = " ".join(argv if argv is not None else sys.argv[1:])
-    results: dict[str, Any] = {"command": f"python bench/run.py {argv_shown}".strip(),
+    results: dict[str, Any] = {"command": f"python bench/run.py {argv_shown}".strip(), "quick": opts.quick,
                                "scale": opts.scale, "repeat": opts.repeat, "compile_repeat": opts.compile_repeat,
                                "compile_timeout_s": opts.compile_timeout,
                                "torch_compile_timeout_s": opts.torch_compile_timeout, "busy_cores": BUSY_CORES,
                                "kernels": []}
     quietly = Quietly(opts.busy_retries, opts.busy_budget)
+    if opts.quick:
+        progress("a smoke test (--quick): every kernel runs once at small sizes and is checked against the "
+                 "reference; its times are not figures to publish")
     try:
         for name in opts.kernels.split(","):
             kernel = Kernel.load(name)
             entry: dict[str, Any] = {"name": name, "doc": (kernel.module.__doc__ or "").strip().splitlines()[0],
                                      "calls": kernel.calls}
-            skip = {}
+            skip = dict(QUICK_SKIP) if opts.quick else {}
             if not opts.no_compile:
-                progress(f"{name}: first-call latency, fresh processes")
+                if not opts.quick or name in QUICK_FIRST_CALLS:
+                    progress(f"{name}: first-call latency, fresh processes")
                 entry["compile"] = compile_latency(name, opts, inductor_cache)
                 tc = entry["compile"]["torch_compile"]
                 if "timeout_s" in tc:
@@ -575,6 +599,22 @@ def main(argv: list[str] | None = None) -> None:
 
     report.write(results, opts.out)
     progress(f"wrote {opts.out / 'results.json'}, REPORT.md, results.png in {results['wall_s']:.0f} s")
+    if opts.quick:
+        sys.exit(smoke_verdict(results))
+
+
+def smoke_verdict(results: dict[str, Any]) -> int:
+    """--quick's exit status: 1 when a system failed or disagreed with the reference on a kernel (each named on
+    stderr), else 0. A timeout or a system with no form for a kernel is not a failure."""
+    failed = [f"{k['name']}, {system}: {entry.get('mismatch') or entry.get('error')}"
+              for k in results["kernels"] for part in ("steady", "compile")
+              for system, entry in k.get(part, {}).items()
+              if isinstance(entry, dict) and ("mismatch" in entry or "error" in entry)]
+    agreed = sum("ms" in entry for k in results["kernels"] for entry in k["steady"].values()
+                 if isinstance(entry, dict))
+    progress(f"smoke test (--quick): {agreed} kernel × system pairs ran and agreed with the reference; "
+             f"{len(failed)} failed" + "".join(f"\n  {line}" for line in failed))
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
