@@ -16,8 +16,10 @@ def _demo(args: argparse.Namespace) -> int:
     from . import demo
 
     print("Cuvil demo: plain Python loops, compiled by @cuvil.jit, timed against CPython and NumPy.")
-    print("(medians of several runs at the sizes shown; CPython runs on a smaller input and is scaled up;")
-    print(" each kernel's first call, which compiles or loads it from the cache, is not in its time)\n")
+    print(f"(at the sizes shown; numpy and cuvil: the median of {args.repeat} or more runs (a fast kernel runs for")
+    print(f" ~{demo.STEADY_S:g} s) and, in brackets, the middle half of the runs (interquartile range), after one")
+    print(" untimed run that touches the memory; CPython runs on a smaller input, scaled up; each kernel's first")
+    print(" call, which compiles or loads it from the cache, is not in its time)\n")
     print(demo.run(scale=args.scale, repeat=args.repeat, only=tuple(args.only)))
     return 0
 
@@ -130,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="time built-in kernels against Python and NumPy")
     demo.add_argument("--scale", type=float, default=1.0, help="problem size factor")
-    demo.add_argument("--repeat", type=int, default=5)
+    demo.add_argument("--repeat", type=int, default=7, help="timed runs per system, at least (CPython: half)")
     demo.add_argument("--only", nargs="+", default=[], metavar="KERNEL",
                       help="run only these kernels (saxpy, pairwise, escape, stencil)")
     demo.set_defaults(run=_demo)

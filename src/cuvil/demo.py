@@ -1,10 +1,16 @@
 """`cuvil demo`: a few kernels written as plain Python loops, timed against the same loops in CPython and
-against the NumPy way of writing them. Medians of several runs; Python runs on a smaller input, scaled up."""
+against the NumPy way of writing them. Python runs on a smaller input, scaled up.
+
+NumPy and Cuvil are shown as the median of several runs with its interquartile range. The figures are meant to
+be the same from one run of the demo to the next: each system runs once untimed on its own buffers first (which
+touches every page of its inputs and outputs: the demo used to time each run on fresh arrays, whose page faults
+on first write landed in the timed call, the likely cause of saxpy's ratio to NumPy reading 1.6x, 1.1x and 0.69x
+in three runs in issue 41), the inputs are copied back outside the timer, a kernel of a few ms gets more runs,
+and NumPy and Cuvil are timed round robin so that another process slows both alike."""
 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 import statistics
 import time
@@ -134,54 +140,136 @@ def _cases(scale: float) -> list[Case]:
     ]
 
 
-def _median_seconds(fn: Callable[..., Any], make: Callable[[], tuple[Any, ...]], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        args = make()
+def _buffers(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A working copy of `args`: the arrays copied, every page of them written once (a fresh `np.empty` of
+    16 MB is unmapped memory, and its page faults would land in the first timed call that writes it)."""
+    return tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args)
+
+
+def _refill(work: tuple[Any, ...], pristine: tuple[Any, ...]) -> None:
+    """The inputs as they were before the last run (stencil updates its input in place), into the same pages."""
+    for w, p in zip(work, pristine):
+        if isinstance(w, np.ndarray):
+            np.copyto(w, p)
+
+
+@dataclasses.dataclass(frozen=True)
+class Runs:
+    """The seconds of each timed run of one system on one input."""
+
+    seconds: tuple[float, ...]
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.seconds)
+
+    @property
+    def quartiles(self) -> tuple[float, float]:
+        """(first, third) quartile; the spread shown beside the median, robust to one run disturbed by another
+        process, which min-max is not."""
+        if len(self.seconds) < 2:
+            return self.seconds[0], self.seconds[0]
+        q1, _, q3 = statistics.quantiles(self.seconds, n=4, method="inclusive")
+        return q1, q3
+
+
+STEADY_S = 0.25  # s: a kernel of a few ms runs until each system has run about this long, not just `repeat` times
+MAX_RUNS = 101
+
+
+def _timed(systems: dict[str, Callable[..., Any]], pristine: tuple[Any, ...], repeat: int,
+           steady_s: float = 0.0) -> dict[str, Runs]:
+    """At least `repeat` timed runs of each system on the same inputs (more, up to MAX_RUNS, until the slowest
+    system has run about `steady_s`), round robin so that drift (another process, the clock) hits them alike.
+    Each system has its own buffers, touched by one untimed warm-up run, and refilled from `pristine` outside
+    the timer before every run."""
+    work = {name: _buffers(pristine) for name in systems}
+    slowest = 0.0
+    for name, fn in systems.items():
         start = time.perf_counter()
-        fn(*args)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        fn(*work[name])  # warm-up: first touch of inputs and outputs, caches and branch predictors warm
+        slowest = max(slowest, time.perf_counter() - start)
+    runs = max(repeat, min(MAX_RUNS, math.ceil(steady_s / slowest))) if slowest > 0 else repeat
+    times: dict[str, list[float]] = {name: [] for name in systems}
+    for _ in range(runs):
+        for name, fn in systems.items():
+            _refill(work[name], pristine)
+            start = time.perf_counter()
+            fn(*work[name])
+            times[name].append(time.perf_counter() - start)
+    return {name: Runs(tuple(t)) for name, t in times.items()}
 
 
 @dataclasses.dataclass(frozen=True)
 class Measured:
     label: str  # the kernel and the size it ran at
-    python_s: float  # scaled from python_n to the label's size
-    numpy_s: float
-    cuvil_s: float
+    python: Runs  # scaled from python_n to the label's size
+    numpy: Runs
+    cuvil: Runs
     first_call_s: float  # compile (or cache load) and one run
     compiles: int  # all of the kernel's compiles, the first call's included
     compiles_while_timed: int  # 0 unless a guard missed during timing (then the kernel was timed again)
 
+    @property
+    def python_s(self) -> float:
+        return self.python.median
+
+    @property
+    def numpy_s(self) -> float:
+        return self.numpy.median
+
+    @property
+    def cuvil_s(self) -> float:
+        return self.cuvil.median
+
 
 def measure(case: Case, repeat: int) -> Measured:
     """One row. The compiled kernel's first call is on arguments of the timed size (a first call on a smaller
-    input may choose a variant the timed size misses: its compile would land in the timed calls)."""
+    input may choose a variant the timed size misses: its compile would land in the timed calls). NumPy and
+    Cuvil run on the same inputs, interleaved."""
     import cuvil
 
     jitted = cuvil.jit(case.loop)
-    full = functools.partial(case.make, case.n)
+    full = case.make(case.n)
     start = time.perf_counter()
-    jitted(*full())
+    jitted(*_buffers(full))
     first_s = time.perf_counter() - start
     warm = len(jitted.compile_events)
-    py = _median_seconds(case.loop, functools.partial(case.make, case.python_n), max(1, repeat // 2))
-    py *= case.work(case.n) / case.work(case.python_n)
-    npy = _median_seconds(case.vectorized, full, repeat)
-    cv = _median_seconds(jitted, full, repeat)
+    scale = case.work(case.n) / case.work(case.python_n)
+    py = _timed({"python": case.loop}, case.make(case.python_n), max(1, repeat // 2))["python"]
+    py = Runs(tuple(t * scale for t in py.seconds))
+    runs = _timed({"numpy": case.vectorized, "cuvil": jitted}, full, repeat, STEADY_S)
     timed = len(jitted.compile_events) - warm
-    if timed:  # the variants are warm now: a median without the compile
-        cv = _median_seconds(jitted, full, repeat)
-    return Measured(f"{case.name} {case.label(case.n)}", py, npy, cv, first_s, len(jitted.compile_events), timed)
+    if timed:  # the variants are warm now: figures without the compile
+        runs = _timed({"numpy": case.vectorized, "cuvil": jitted}, full, repeat, STEADY_S)
+    return Measured(f"{case.name} {case.label(case.n)}", py, runs["numpy"], runs["cuvil"], first_s,
+                    len(jitted.compile_events), timed)
+
+
+_UNITS = (("s", 1.0), ("ms", 1e-3), ("us", 1e-6))
+
+
+def _unit(seconds: float) -> tuple[str, float]:
+    """The unit that keeps three significant digits of `seconds` out of an exponent."""
+    return next(((unit, size) for unit, size in _UNITS if seconds >= size), _UNITS[-1])
+
+
+def _digits(value: float) -> str:
+    return f"{value:.3g}" if value < 1000 else f"{value:.0f}"
 
 
 def _time(seconds: float) -> str:
     """Three significant digits in the unit that keeps them out of an exponent: 2.81 s, 928 us."""
-    for unit, size in (("s", 1.0), ("ms", 1e-3)):
-        if seconds >= size:
-            return f"{seconds / size:.3g} {unit}"
-    return f"{seconds * 1e6:.3g} us"
+    unit, size = _unit(seconds)
+    return f"{_digits(seconds / size)} {unit}"
+
+
+def _spread(runs: Runs) -> str:
+    """The median and, in its unit and to its decimals, the interquartile range: '2.15 ms (2.10-2.31)'."""
+    unit, size = _unit(runs.median)
+    median, (q1, q3) = runs.median / size, (q / size for q in runs.quartiles)
+    decimals = max(0, 2 - math.floor(math.log10(median))) if median > 0 else 0
+    return f"{median:.{decimals}f} {unit} ({q1:.{decimals}f}-{q3:.{decimals}f})"
 
 
 def _ratio(x: float) -> str:
@@ -195,7 +283,7 @@ def run(scale: float = 1.0, repeat: int = 5, only: tuple[str, ...] = ()) -> str:
         if only and not case.name.startswith(only):
             continue
         m = measure(case, repeat)
-        rows.append((m.label, _time(m.python_s), _time(m.numpy_s), _time(m.cuvil_s), _ratio(m.python_s / m.cuvil_s),
+        rows.append((m.label, _time(m.python_s), _spread(m.numpy), _spread(m.cuvil), _ratio(m.python_s / m.cuvil_s),
                      _ratio(m.numpy_s / m.cuvil_s), f"{m.first_call_s:.2f} s"))
     widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
     lines = ["  ".join(v.rjust(w) if k else v.ljust(w) for k, (v, w) in enumerate(zip(r, widths))) for r in rows]

@@ -50,3 +50,25 @@ def test_demo_command_runs_the_kernels_named(capsys):
                                             (0.000928, "928 us"), (6.6e-6, "6.6 us")])
 def test_demo_times_keep_three_digits_without_an_exponent(seconds, shown):
     assert demo._time(seconds) == shown
+
+
+def test_demo_shows_the_median_with_its_interquartile_range():
+    runs = demo.Runs((1.0e-3, 1.1e-3, 1.2e-3, 1.3e-3, 9.0e-3))  # one run disturbed: the spread ignores it
+    assert demo._spread(runs) == "1.20 ms (1.10-1.30)"
+    assert demo._spread(demo.Runs((0.5,))) == "500 ms (500-500)"
+    assert demo._spread(demo.Runs((38e-3, 39e-3, 40.1e-3, 41e-3, 44e-3))) == "40.1 ms (39.0-41.0)"
+
+
+def test_demo_times_every_run_on_touched_buffers_refilled_with_the_same_inputs():
+    seen = []
+
+    def double_in_place(a):  # updates its input, as stencil does
+        seen.append((a.copy(), a.ctypes.data))
+        a *= 2
+
+    pristine = (np.arange(4.0),)
+    runs = demo._timed({"x": double_in_place}, pristine, repeat=3)
+    assert len(runs["x"].seconds) == 3 and len(seen) == 4  # one untimed warm-up, then the timed runs
+    assert all(np.array_equal(a, np.arange(4.0)) for a, _ in seen)
+    assert len({address for _, address in seen}) == 1 and seen[0][1] != pristine[0].ctypes.data
+    assert np.array_equal(pristine[0], np.arange(4.0))
