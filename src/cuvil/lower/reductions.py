@@ -229,12 +229,13 @@ class _Extreme:
                       {acc: (dtype, what[:3]), nans: ("int64", "+")})
 
 
+def grouped(node: cst.BaseExpression) -> cst.BaseExpression:
+    return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
 def kept_extreme(acc: cst.BaseExpression, v: cst.BaseExpression, largest: bool) -> cst.BaseExpression:
     """The larger (smaller) of `acc` and `v`, a NaN in either winning (`acc`'s first): `acc if (acc != acc) |
     (v <= acc) else v`; for integers and bools the NaN test is False."""
-    def grouped(node: cst.BaseExpression) -> cst.BaseExpression:
-        return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-
     is_nan = grouped(cst.Comparison(acc, [cst.ComparisonTarget(cst.NotEqual(), acc)]))
     within = grouped(cst.Comparison(v, [cst.ComparisonTarget(cst.LessThanEqual() if largest
                                                              else cst.GreaterThanEqual(), acc)]))
@@ -343,19 +344,19 @@ class ArgExtreme:
                              assign(cst.Name(index), cst.IfExp(cst.Name(taken), cst.Name(self.position),
                                                                cst.Name(index)), origin)]
             return Pieces(check, init, update, [], cst.Name(index), {element, taken}, state)
-        nans = next(iter(n for n in extreme.state if n != acc), None)
-        hit: cst.BaseExpression = cst.Comparison(cst.Name(element), [cst.ComparisonTarget(cst.Equal(),
-                                                                                           cst.Name(acc))])
-        if nans is not None:  # `(v == acc and nans == 0) or (nans > 0 and v != v)`
-            none = cst.Comparison(cst.Name(nans), [cst.ComparisonTarget(cst.Equal(), cst.Integer("0"))])
-            some = cst.Comparison(cst.Name(nans), [cst.ComparisonTarget(cst.GreaterThan(), cst.Integer("0"))])
-            hit = cst.BooleanOperation(cst.BooleanOperation(hit, cst.And(), none), cst.Or(),
-                                       cst.BooleanOperation(some, cst.And(), _is_nan(element, False)))
-        found = cst.If(hit, cst.IndentedBlock([assign(cst.Name(index), cst.Name(self.position), origin),
-                                               line(cst.Break(), origin)]))
-        again: Stmts = [assign(cst.Name(element), value, origin), with_origin(found, origin)]
-        return Pieces(check, [*extreme.init, assign(cst.Name(index), cst.Integer("0"), origin)], extreme.update,
-                      [], cst.Name(index), {*extreme.names, element}, state, [], again)
+        # The first index that holds the extreme, or the first NaN (the first pass made the extreme NaN when
+        # it counted one, and no element equals a NaN), as the least of `position if hit else count` over the
+        # whole axis: a min-reduction of selects LLVM vectorizes, where a loop that breaks at the hit ran one
+        # element at a time (argmax along the last axis of 4000 x 1000 float32 took 3.6x NumPy's time)
+        hit: cst.BaseExpression = grouped(cst.Comparison(cst.Name(element), [cst.ComparisonTarget(
+            cst.Equal(), cst.Name(acc))]))
+        if extreme.finish:
+            hit = cst.BinaryOperation(hit, cst.BitOr(), _is_nan(element, True))
+        first = cst.Call(cst.Name("min"), [cst.Arg(cst.Name(index)), cst.Arg(cst.IfExp(
+            hit, cst.Name(self.position), count))])
+        again: Stmts = [assign(cst.Name(element), value, origin), assign(cst.Name(index), first, origin)]
+        return Pieces(check, [*extreme.init, assign(cst.Name(index), count, origin)], extreme.update,
+                      [], cst.Name(index), {*extreme.names, element}, state, extreme.finish, again)
 
 
 def _is_nan(name: str, grouped: bool) -> cst.Comparison:
