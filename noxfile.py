@@ -75,8 +75,9 @@ def bench(session: nox.Session) -> None:
 def notebooks(session: nox.Session) -> None:
     """Execute notebooks/ on a real ipykernel (tests/notebooks; the tests session runs them too), and report
     the warm-start figures of a restarted kernel. `nox -s notebooks -- --build` re-executes the notebooks
-    from notebooks/build.py and saves them with their outputs."""
-    session.install("-e", ".[dev]", *CONSTRAINTS)
+    from notebooks/build.py and saves them with their outputs (03 draws a chart: the plot extra; 04 runs a Dask
+    cluster: the dask extra)."""
+    session.install("-e", ".[dev,plot,dask]", *CONSTRAINTS)
     if "--build" in session.posargs:
         session.run("python", "notebooks/build.py")
         return

@@ -21,3 +21,7 @@ def test_dask_notebook_runs(tmp_path):
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     assert errors == []
     assert nb.cells[-2].outputs[0]["data"]["text/plain"] == "[['disk'], ['disk']]"
+    # no noise from the cluster (a worker's or the scheduler's log lines at start-up, during a compile, at close)
+    noise = [o.text for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.get("name") == "stderr"]
+    assert noise == []
+    assert nb.cells[-1].outputs == []  # the clusters close without a word

@@ -20,6 +20,8 @@ def test_notebook_runs(name, tmp_path):
     if name == "01_quickstart":  # its last cell: where each function came from, in a fresh cache
         assert nb.cells[-1].outputs[0]["data"]["text/plain"] == (
             "{'saxpy': ['miss'], 'first_outlier': ['miss'], 'at': ['miss']}")
+    if name == "03_parallel_and_arrays":  # its last cell: time against size, a chart and nothing else
+        assert [sorted(o.get("data", {})) for o in nb.cells[-1].outputs] == [["image/png", "text/plain"]]
 
 
 def test_restarted_kernel_reads_every_function_from_disk(tmp_path):
