@@ -62,11 +62,15 @@ def products_along(a, k):
     return np.cumprod(a, axis=k), np.cumprod(a, k), a.cumprod(axis=k), a.cumprod(k), np.cumprod(a, axis=None)
 
 
+def sums_along(a, k):
+    return np.cumsum(a, axis=k), a.cumsum(k), np.cumsum(a[::-1], axis=k), np.cumsum(a, axis=None)
+
+
 def last_axis(a):
     return np.cumprod(a, axis=-1) * 2
 
 
-PRODUCTS, LAST = cuvil.jit(products_along), cuvil.jit(last_axis)
+PRODUCTS, SUMS, LAST = cuvil.jit(products_along), cuvil.jit(sums_along), cuvil.jit(last_axis)
 PRODUCT_DTYPES = ["bool", "int8", "uint8", "uint64", "float32"]  # each (dtype, rank) compiles its own variant
 
 
@@ -74,9 +78,10 @@ PRODUCT_DTYPES = ["bool", "int8", "uint8", "uint64", "float32"]  # each (dtype, 
 @given(dtype=st.sampled_from(PRODUCT_DTYPES), shape=st.lists(st.integers(0, 4), min_size=1, max_size=3),
        axis=st.integers(-4, 3), data=st.data())
 def test_a_product_along_an_axis_is_numpys(dtype, shape, axis, data):
-    """Numba's cumprod takes no axis (runtime/axes.py does it): NumPy's dtype, wrap-around (int8 values up to
-    7 overflow int64 in a few dozen steps), empty axes, negative axes, and NumPy's AxisError, with its message,
-    at the user's line, for an axis out of range. First call, guard hit, guard miss (one more row)."""
+    """Numba's cumprod takes no axis (runtime/axes.py does it, and cumsum's, which Numba's compiles slowly):
+    NumPy's dtype, wrap-around (int8 values up to 7 overflow int64 in a few dozen steps), empty axes, negative
+    axes, a reversed view, and NumPy's AxisError, with its message, at the user's line, for an axis out of range.
+    First call, guard hit, guard miss (one more row)."""
     for rows in (shape, shape, [shape[0] + 1, *shape[1:]]):
         size = int(np.prod(rows))
         values = data.draw(st.lists(st.integers(-7, 7), min_size=size, max_size=size))
@@ -87,9 +92,12 @@ def test_a_product_along_an_axis_is_numpys(dtype, shape, axis, data):
             assert str(info.value) == f"axis {axis} is out of bounds for array of dimension {a.ndim}"
             last = traceback.extract_tb(info.value.__traceback__)[-1]
             assert (last.filename, last.lineno) == (__file__, products_along.__code__.co_firstlineno + 1)
+            with pytest.raises(np.exceptions.AxisError, match=f"^axis {axis} is out of bounds for array of dim"):
+                SUMS(a, axis)
             continue
         with np.errstate(all="ignore"):
             _same(PRODUCTS(a, axis), products_along(a, axis))
+            _same(SUMS(a, axis), sums_along(a, axis))
             _same((LAST(a),), (last_axis(a),))
 
 

@@ -264,8 +264,8 @@ class Rules(NumpyRules):
             return FLOAT
         if name.startswith("cuvil.runtime.pymath."):  # CPython's math with its errors (runtime/pymath.py)
             return self.math(name.rsplit(".", 1)[1], args)
-        if name == "cuvil.runtime.axes.cumprod_axis" and len(args) >= 2:  # np.cumprod(a, axis=k), lowered
-            return self.numpy("cumprod", args[:1], {"axis": args[1]})
+        if name in ("cuvil.runtime.axes.cumsum_axis", "cuvil.runtime.axes.cumprod_axis") and len(args) >= 2:
+            return self.numpy(name[19:-5], args[:1], {"axis": args[1]})  # np.cumsum(a, axis=k), lowered
         if name == "cuvil.runtime.axes.norm_axis" and len(args) >= 2:  # lower/norms.py: np.linalg.norm(a, axis=k)
             return self.numpy("linalg.norm", args[:1], dict(zip(("axis", "keepdims"), args[1:])))
         if name == "cuvil.runtime.axes.roll_axis" and args:  # np.roll(a, k, axis=j): a's own type

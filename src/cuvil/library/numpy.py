@@ -102,9 +102,9 @@ LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.checks.list_in
                      "cuvil.runtime.intrinsics.inplace_value", "cuvil.runtime.big_ints.beyond_int64",
                      "cuvil.runtime.histograms.histogram", "cuvil.runtime.products.cross", "cuvil.runtime.tiles.tile",
                      "cuvil.runtime.copies.copyto",
-                     *(f"cuvil.runtime.axes.{n}" for n in ("cumprod_axis", "sort_axis", "argsort_axis", "roll_axis",
-                                                           "norm_axis",
-                                                           "sort_in_place", "argmax_axis", "argmin_axis")),
+                     *(f"cuvil.runtime.axes.{n}" for n in ("cumsum_axis", "cumprod_axis", "sort_axis", "argsort_axis",
+                                                           "roll_axis", "norm_axis", "sort_in_place", "argmax_axis",
+                                                           "argmin_axis")),
                      "cuvil.runtime.products.int_dot", "cuvil.runtime.products.int_matmul",
                      *(f"cuvil.runtime.axis_reductions.{n}_axes" for n in _AXIS_REDUCTIONS),
                      "cuvil.runtime.statistics.percentile", "cuvil.runtime.statistics.quantile",
@@ -241,7 +241,8 @@ _TABLE: dict[str, Entry] = {
                                                               "tanh_f64 erf_f32 erf_f64 sigmoid_f32 "
                                                               "sigmoid_f64").split())),
     **_entries("cuvil.runtime.reorder.add_any_order"),
-    **_entries("cuvil.runtime.axes.cumprod_axis cuvil.runtime.axes.sort_axis cuvil.runtime.axes.argsort_axis "
+    **_entries("cuvil.runtime.axes.cumsum_axis cuvil.runtime.axes.cumprod_axis cuvil.runtime.axes.sort_axis "
+               "cuvil.runtime.axes.argsort_axis "
                "cuvil.runtime.axes.roll_axis cuvil.runtime.axes.norm_axis", raises="opaque"),  # np.cumprod(a, axis=k),
     # np.sort, np.argsort, np.roll, np.linalg.norm
     **_entries("cuvil.runtime.wrapping.add cuvil.runtime.wrapping.sub cuvil.runtime.wrapping.mul"),  # NumPy's int64

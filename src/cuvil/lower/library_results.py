@@ -48,7 +48,8 @@ _SUBTRACTING = frozenset("ptp percentile quantile nanpercentile nanquantile".spl
 _BOXED = ("float64", "int64", "bool", "complex128")  # what Numba returns anyway
 # NumPy functions along an axis where Numba lacks one (runtime/axes.py): its helper, and the axis NumPy takes when
 # none is given, where Numba's differs (argsort of a 2-D array: the last axis; Numba's argsort is 1-D only)
-_ALONG = {"cumprod": ("cumprod_axis", None), "sort": ("sort_axis", None), "argsort": ("argsort_axis", -1)}
+_ALONG = {"cumsum": ("cumsum_axis", None), "cumprod": ("cumprod_axis", None), "sort": ("sort_axis", None),
+          "argsort": ("argsort_axis", -1)}
 # NumPy reductions Numba takes no tuple of axes for (var and std: no axis at all), by runtime/axis_reductions.py's
 # helper, and the keywords besides `axis` and `keepdims` each takes
 _OVER_AXES = {"var": ("var_axes", ("ddof",)), "std": ("std_axes", ("ddof",)), "mean": ("mean_axes", ()),

@@ -1,7 +1,9 @@
-"""NumPy functions along an axis that Numba lacks: `np.cumprod` and `.cumprod()` take no `axis` there (its cumsum
-does), `np.sort` sorts the last axis only, `np.argsort` only 1-D arrays, `np.roll` takes no `axis`. The lowering
-calls these for `np.cumprod(a, axis=k)`, `a.cumprod(k)`, `np.sort(a, axis=k)`, `a.sort(axis=k)` (in place),
-`np.argsort(a, axis=k)`, `np.argsort` of a 2-D or higher array and `np.roll(a, s, axis=k)`
+"""NumPy functions along an axis that Numba lacks or compiles slowly: `np.cumprod` and `.cumprod()` take no `axis`
+there (its cumsum does, but compiles the string formatting of its axis error into every first call: 1.4 s),
+`np.sort` sorts the last axis only, `np.argsort` only 1-D arrays, `np.roll` takes no `axis`. The lowering
+calls these for `np.cumsum(a, axis=k)`, `np.cumprod(a, axis=k)`, `a.cumprod(k)`, `np.sort(a, axis=k)`,
+`a.sort(axis=k)` (in place), `np.argsort(a, axis=k)`, `np.argsort` of a 2-D or higher array and
+`np.roll(a, s, axis=k)`
 (lower/library_results.py). Each works on the lanes along the axis (the array seen as outer × n × inner), with
 NumPy's dtypes (a product of an integer or bool array accumulates in int64, uint in uint64, with wrap-around;
 argsort gives int64) and NumPy's AxisError at the user's line for an axis out of range. Each lane is sorted by
@@ -19,7 +21,11 @@ from numba.np.unsafe.ndarray import to_fixed_tuple
 from .where import located
 
 
-def cumprod_axis(a, axis, at=0):  # the plain-Python meaning: NumPy's own
+def cumsum_axis(a, axis, at=0):  # the plain-Python meaning: NumPy's own
+    return np.cumsum(a, axis=axis)
+
+
+def cumprod_axis(a, axis, at=0):
     return np.cumprod(a, axis=axis)
 
 
@@ -121,33 +127,64 @@ def _along(a, axis, lane, dtype):
     return impl
 
 
-@overload(cumprod_axis, jit_options={"nogil": True})
-def _cumprod_axis(a, axis, at=0):
-    if not isinstance(a, types.Array):
-        return None
-    dtype = np.cumprod(np.ones(1, np.dtype(str(a.dtype)))).dtype
-    return _along(a, axis, _cumulative_product(dtype), dtype)
-
-
-def _cumulative_product(dtype):
-    @register_jitable
-    def lane(values):
-        out = np.empty(values.shape[0], dtype)
-        if values.shape[0]:
-            out[0] = values[0]
-        for j in range(1, values.shape[0]):
-            out[j] = out[j - 1] * values[j]
-        return out
-
-    return lane
+@register_jitable
+def _add(x, y):
+    return x + y
 
 
 @register_jitable
+def _multiply(x, y):
+    return x * y
+
+
+def _cumulative(product: bool):
+    """np.cumsum / np.cumprod along an axis in NumPy's dtype (a sum or product of integers or bools in int64,
+    uint in uint64), as one pass over the array in its memory order: row j of each lane block is row j - 1
+    combined with the input's row j, the inner loop contiguous (several lanes at once), not one lane at a time."""
+    combine = _multiply if product else _add
+
+    def typer(a, axis, at=0):
+        if not isinstance(a, types.Array) or not isinstance(axis, types.Integer):
+            return None
+        dtype = (np.cumprod if product else np.cumsum)(np.ones(1, np.dtype(str(a.dtype)))).dtype
+        ndim = a.ndim
+        if ndim == 0:
+            def scalar(a, axis, at=0):
+                _axis_error(np.int64(axis), np.int64(0), np.int64(at))
+                return np.empty((), dtype)
+
+            return scalar
+
+        def impl(a, axis, at=0):
+            outer, n, inner = _lanes(a.shape, axis, ndim, at)
+            rows = np.ascontiguousarray(a).reshape((outer, n, inner))
+            out = np.empty((outer, n, inner), dtype)
+            for o in range(outer):
+                if n:
+                    for i in range(inner):
+                        out[o, 0, i] = rows[o, 0, i]
+                for j in range(1, n):
+                    for i in range(inner):
+                        out[o, j, i] = combine(out[o, j - 1, i], dtype.type(rows[o, j, i]))
+            return out.reshape(a.shape)
+
+        return impl
+
+    return typer
+
+
+overload(cumsum_axis, jit_options={"nogil": True})(_cumulative(False))
+overload(cumprod_axis, jit_options={"nogil": True})(_cumulative(True))
+
+
+# Each lane's sort, a Numba function cached on disk (one entry per dtype: a lane is a fresh C-contiguous 1-D
+# array): Numba's quicksort compiled into every caller was 1.3 s of each process's first np.argsort(axis=k).
+@numba.njit(cache=True, nogil=True)
 def _sorted(values):
     return np.sort(values)
 
 
-@register_jitable
+@numba.njit(cache=True, nogil=True)
 def _order(values):
     return np.argsort(values)
 
