@@ -64,6 +64,17 @@ MISTAKES = {  # 30 and more, as a data scientist writes them
     "neg count": "def f(a):\n    return np.zeros(len(a) - 10)\n",
     "unpack": "def f(a):\n    x, y = a.shape\n    return x + y\n",
     "string method": "def f(a):\n    return a.sum().upper()\n",
+    "index an int": "def f(a):\n    n = 3\n    return n[0]\n",
+    "index a 0-d array": "def f(a):\n    b = a[:1].reshape(())\n    return b[0]\n",
+    "int array from a str": "def f(a):\n    b = np.zeros(2, np.int64)\n    b[0] = '3.5'\n    return b\n",
+}
+# Code that runs in Python but not compiled: refused in words that say so, never a Python error it does not have
+REFUSED = {
+    "astype of a NumPy scalar": ("def f(a):\n    return a.sum().astype(np.int32)\n",
+                                 "numbers have no .astype in compiled code"),
+    "a str NumPy reads": ("def f(a):\n    a[0] = '3'\n    return a\n",
+                          "a str stored into an array is not supported in compiled code"),
+    "int() of a 0-d array": ("def f(a):\n    return int(a[:1].reshape(()))\n", "int("),
 }
 INTERNALS = ("Numba", "numba", "Literal[", "nonnegative_dims", "cuvil.runtime", "Module(", "unicode_type")
 
@@ -94,6 +105,17 @@ def test_a_mistake_is_pythons_exception_at_its_line(name):
     assert WORDS.get(name, str(expected)) in str(got)
     assert _line(got, fn.__code__.co_filename) == _line(expected, fn.__code__.co_filename)
     assert not any(word in str(got) for word in INTERNALS), str(got)
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_what_python_runs_is_refused_in_words_that_say_so(name):
+    source, words = REFUSED[name]
+    fn = define(source, env={"np": np})
+    a = np.arange(4.0)
+    fn(a.copy())  # runs in Python
+    got = _raised(cuvil.jit(fn), a.copy())
+    assert type(got) is cuvil.CuvilTypeError and words in str(got), (type(got), str(got))
+    assert got.lineno == fn.__code__.co_firstlineno + 1  # each one's second line
 
 
 def test_a_stub_body_compiles_to_none():

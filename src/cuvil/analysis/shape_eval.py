@@ -154,8 +154,8 @@ class Evaluator:
         if consumed > len(base):
             name = node.value.value if isinstance(node.value, cst.Name) else None
             argument = name if name in self.state.args else None
-            if not base:  # NumPy's words for a scalar, np.float64(1.0)[0]
-                raise Contradiction("invalid index to scalar variable.", argument, index=True)
+            if not base:  # a number or a 0-d array: each has its own words (runtime/mistakes.py, from the types)
+                return None
             raise Contradiction(f"too many indices for array: array is {len(base)}-dimensional, but {consumed} were "
                                 "indexed" + (f" (argument '{argument}')" if argument else ""), argument, index=True)
         out: list[Dim] = []

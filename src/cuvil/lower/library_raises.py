@@ -67,7 +67,11 @@ def wanted(fn: cst.FunctionDef) -> bool:
             nonlocal found
             found = True
 
-        visit_While = visit_IfExp = visit_UnaryOperation = visit_If  # type: ignore[assignment]
+        visit_While = visit_IfExp = visit_If  # type: ignore[assignment]
+
+        def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
+            nonlocal found
+            found = found or isinstance(node.operator, cst.Not)
 
         def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
             nonlocal found

@@ -147,17 +147,13 @@ def _cumulative(product: bool):
         if not isinstance(a, types.Array) or not isinstance(axis, types.Integer):
             return None
         dtype = (np.cumprod if product else np.cumsum)(np.ones(1, np.dtype(str(a.dtype)))).dtype
-        ndim = a.ndim
-        if ndim == 0:
-            def scalar(a, axis, at=0):
-                _axis_error(np.int64(axis), np.int64(0), np.int64(at))
-                return np.empty((), dtype)
-
-            return scalar
+        ndim = max(a.ndim, 1)  # NumPy accumulates a 0-d array as a 1-D one: np.cumsum(np.array(5), axis=0) is [5]
 
         def impl(a, axis, at=0):
-            outer, n, inner = _lanes(a.shape, axis, ndim, at)
-            rows = np.ascontiguousarray(a).reshape((outer, n, inner))
+            flat = np.ascontiguousarray(a)
+            shape = flat.reshape(flat.size).shape if a.ndim == 0 else flat.shape
+            outer, n, inner = _lanes(shape, axis, ndim, at)
+            rows = flat.reshape((outer, n, inner))
             out = np.empty((outer, n, inner), dtype)
             for o in range(outer):
                 if n:
@@ -166,7 +162,7 @@ def _cumulative(product: bool):
                 for j in range(1, n):
                     for i in range(inner):
                         out[o, j, i] = combine(out[o, j - 1, i], dtype.type(rows[o, j, i]))
-            return out.reshape(a.shape)
+            return out.reshape(shape)
 
         return impl
 

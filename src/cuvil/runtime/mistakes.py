@@ -12,6 +12,8 @@ from __future__ import annotations
 import difflib
 import re
 
+import numpy as np
+
 from ..errors import CuvilAttributeError, CuvilIndexError, CuvilTypeError, CuvilValueError
 
 _NO_IMPLEMENTATION = re.compile(r"No implementation of function (\w+) found for signature: \w+\((.*)\)$")
@@ -49,6 +51,14 @@ def _split(text: str) -> list[str]:
     return [*parts, text[start:].strip()]
 
 
+_NDIM = re.compile(r"array\(\w+, (\d+)d")
+
+
+def _ndim(numba_type: str) -> int | None:
+    found = _NDIM.match(numba_type)
+    return int(found.group(1)) if found else None
+
+
 def _literal(numba_type: str) -> str | None:
     found = _LITERAL.match(numba_type)
     return found.group(1) if found else None
@@ -69,7 +79,8 @@ def kind(said: str) -> type[CuvilTypeError]:
         return CuvilAttributeError
     if said.startswith((_AMBIGUOUS, "could not convert string to", "invalid literal for int()")):
         return CuvilValueError
-    if said in (_NOT_AN_INDEX, "tuple index out of range", "invalid index to scalar variable."):
+    if said in (_NOT_AN_INDEX, "tuple index out of range", "invalid index to scalar variable.") \
+            or said.startswith("too many indices for array"):
         return CuvilIndexError
     return CuvilTypeError
 
@@ -85,17 +96,22 @@ def _call(line: str) -> str | None:
         return f"expected a sequence of integers or a single integer, got a {first}"  # NumPy's, less the value
     if function == "len" and first in _NUMBERS:
         return f"object of type '{first}' has no len()"
-    if function in ("int", "float", "complex") and first == "numpy.ndarray":
+    ranked = first == "numpy.ndarray" and (_ndim(raw[0]) or 0) > 0  # an array of 1 or more dims
+    if function in ("int", "float", "complex") and ranked:
         return "only 0-dimensional arrays can be converted to Python scalars"
     if function == "getitem" and first == "numpy.ndarray" and any(t in ("float", "complex") for t in types[1:]):
         return _NOT_AN_INDEX
+    if function == "getitem":
+        return _number_index(raw)
     if function == "setitem":
         return _store(raw, types)
     if function in ("zeros", "ones", "empty") and len(types) > 1 and types[1] in _NUMBERS:
         return f"Cannot interpret '{_literal(raw[1]) or 'the number'}' as a data type"  # np.zeros(3, 4)
-    if function in ("max", "min") and len(types) > 1 and "numpy.ndarray" in types:
-        return _AMBIGUOUS  # max(a, 0) compares the array with the number
-    if function == "range" and "numpy.ndarray" in types:
+    if function in ("max", "min") and len(types) > 1 and any((_ndim(r) or 0) > 0 for r in raw):
+        # max(a, 0) compares the array with the number: NumPy's error unless `a` holds one element
+        return f"{_AMBIGUOUS} (compiled code compares no array with a number: np.{function}imum(a, 0) is the " \
+            "elementwise one)"
+    if function == "range" and ranked:
         return _NOT_A_SCALAR_INDEX
     if function == "concatenate" and len(types) > 1 and types[1] == "numpy.ndarray":  # b taken as the axis
         return _NOT_A_SCALAR_INDEX
@@ -104,16 +120,36 @@ def _call(line: str) -> str | None:
     return _operator(function, types)
 
 
+def _number_index(raw: list[str]) -> str | None:
+    """`x[0]` of a number or a 0-d array: NumPy's words for a NumPy scalar (a Python int's when the type says
+    it is one: Numba's literal int) and for a 0-d array."""
+    index = raw[1] if len(raw) > 1 else ""
+    count = len(_split(index[index.index("(") + 1:-1])) if index.startswith(("UniTuple(", "Tuple(")) else 1
+    if _ndim(raw[0]) == 0:
+        return f"too many indices for array: array is 0-dimensional, but {count} were indexed"
+    if raw[0].startswith("Literal[int]"):
+        return "'int' object is not subscriptable"
+    return "invalid index to scalar variable." if python_type(raw[0]) in _NUMBERS else None
+
+
 def _store(raw: list[str], types: list[str | None]) -> str | None:
-    """`t[0] = 1` of a tuple or a number, `a[0] = 'x'` of an array."""
+    """`t[0] = 1` of a tuple or a number, `a[0] = 'x'` of an array: a str NumPy cannot read as the array's
+    number is its ValueError; one it can ('3' into a float array) is a str Numba cannot store."""
     if types[0] in ("tuple", *_NUMBERS):
         return f"'{types[0]}' object does not support item assignment"
     text = _literal(raw[-1])
-    if types[0] == "numpy.ndarray" and types[-1] == "str" and text is not None:
-        if "int" in raw[0] and "float" not in raw[0]:
-            return f"invalid literal for int() with base 10: '{text}'"
-        return f"could not convert string to float: '{text}'"
-    return None
+    if types[0] != "numpy.ndarray" or types[-1] != "str" or text is None:
+        return None
+    kind = "int" if re.match(r"array\(u?int", raw[0]) else "float" if raw[0].startswith("array(float") else None
+    try:
+        if kind is not None:
+            (int if kind == "int" else float)(text)
+    except ValueError:
+        return f"invalid literal for int() with base 10: '{text}'" if kind == "int" else \
+            f"could not convert string to float: '{text}'"
+    convert = f" ({kind}('{text}'))" if kind else ""
+    return f"a str stored into an array is not supported in compiled code; convert it where it is written{convert} " \
+        "or before the call"
 
 
 def _operator(function: str, types: list[str | None]) -> str | None:
@@ -141,7 +177,12 @@ def _number_attribute(line: str) -> str | None:
         return None
     name, number = found.group(1), python_type(found.group(2))
     owner = {"int": int, "float": float, "bool": bool, "complex": complex}.get(number or "")
-    if owner is None or hasattr(owner, name):
+    scalar = {"int": np.int64, "float": np.float64, "bool": np.bool_, "complex": np.complex128}.get(number or "")
+    if owner is None:
         return None
+    literal = found.group(2).startswith("Literal[")  # certainly a Python number; an int64 may be a NumPy scalar
+    if hasattr(owner, name) or not literal and hasattr(scalar, name):  # Python's or a NumPy scalar's (.astype)
+        instead = "; convert with the dtype's function, np.int32(x)" if name == "astype" else ""
+        return f"numbers have no .{name} in compiled code (Numba does not implement it){instead}"
     near = difflib.get_close_matches(name, [n for n in dir(owner) if not n.startswith("_")], n=1)
     return f"'{number}' object has no attribute '{name}'" + (f"; did you mean '{near[0]}'?" if near else "")
