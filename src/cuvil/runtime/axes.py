@@ -155,10 +155,20 @@ def _cumulative(product: bool):
             outer, n, inner = _lanes(shape, axis, ndim, at)
             rows = flat.reshape((outer, n, inner))
             out = np.empty((outer, n, inner), dtype)
+            if n == 0:
+                return out.reshape(shape)
+            if inner == 1:  # along the last axis: one running value per lane, in a register
+                lanes, into = rows.reshape((outer, n)), out.reshape((outer, n))
+                for o in range(outer):
+                    running = dtype.type(lanes[o, 0])
+                    into[o, 0] = running
+                    for j in range(1, n):
+                        running = combine(running, dtype.type(lanes[o, j]))
+                        into[o, j] = running
+                return out.reshape(shape)
             for o in range(outer):
-                if n:
-                    for i in range(inner):
-                        out[o, 0, i] = rows[o, 0, i]
+                for i in range(inner):
+                    out[o, 0, i] = rows[o, 0, i]
                 for j in range(1, n):
                     for i in range(inner):
                         out[o, j, i] = combine(out[o, j - 1, i], dtype.type(rows[o, j, i]))
