@@ -364,7 +364,7 @@ class _Writer:
             ct = b.ct[n.args[0]]
             init = {"max": -math.inf, "min": math.inf}.get(op, 0.0)
             out.append(self.assign(acc, literal(init, ct)))
-        inner = self.closure([n.args[0] for n, *_ in parts], set(done), stash, loaded)  # type: ignore[misc]
+        inner = self.closure([n.args[0] for n, *_ in parts], set(done), stash, loaded)  # type: ignore[misc, unused-ignore]  # torch present or not
         for _n, acc, op, add in parts:
             if op in ("max", "min"):
                 inner.append(self.assign(acc, f"{'maximum' if op == 'max' else 'minimum'}({acc}, {add})"))
