@@ -124,7 +124,8 @@ def _number_index(raw: list[str]) -> str | None:
     """`x[0]` of a number or a 0-d array: NumPy's words for a NumPy scalar (a Python int's when the type says
     it is one: Numba's literal int) and for a 0-d array."""
     index = raw[1] if len(raw) > 1 else ""
-    count = len(_split(index[index.index("(") + 1:-1])) if index.startswith(("UniTuple(", "Tuple(")) else 1
+    repeated = re.match(r"UniTuple\(.* x (\d+)\)$", index)  # UniTuple(int64 x 2); Tuple(int64, int32)
+    count = int(repeated.group(1)) if repeated else len(_split(index[6:-1])) if index.startswith("Tuple(") else 1
     if _ndim(raw[0]) == 0:
         return f"too many indices for array: array is 0-dimensional, but {count} were indexed"
     if raw[0].startswith("Literal[int]"):
