@@ -12,6 +12,8 @@ Numba's own 1-D sort, so ties and NaNs order as Cuvil's 1-D `np.sort`/`np.argsor
 
 from __future__ import annotations
 
+import operator
+
 import numba
 import numpy as np
 from numba import types
@@ -127,21 +129,11 @@ def _along(a, axis, lane, dtype):
     return impl
 
 
-@register_jitable
-def _add(x, y):
-    return x + y
-
-
-@register_jitable
-def _multiply(x, y):
-    return x * y
-
-
 def _cumulative(product: bool):
     """np.cumsum / np.cumprod along an axis in NumPy's dtype (a sum or product of integers or bools in int64,
     uint in uint64), as one pass over the array in its memory order: row j of each lane block is row j - 1
     combined with the input's row j, the inner loop contiguous (several lanes at once), not one lane at a time."""
-    combine = _multiply if product else _add
+    combine = operator.mul if product else operator.add
 
     def typer(a, axis, at=0):
         if not isinstance(a, types.Array) or not isinstance(axis, types.Integer):

@@ -92,28 +92,23 @@ overload(python_max, jit_options=_JIT)(_extreme(True))
 overload(python_min, jit_options=_JIT)(_extreme(False))
 
 
-@overload(python_any, jit_options=_JIT)
-def _python_any(a):
-    """Each element's truth, to the first true one (NaN is true, as bool(nan)); Numba has no any() of an array."""
-    if isinstance(a, types.Array) and a.ndim == 1 and isinstance(a.dtype, types.Number | types.Boolean):
-        def first_true(a):
+def _first(found: bool):
+    """any() (`found` True) or all(): each element's truth in turn, to the first that decides (NaN is true, as
+    bool(nan)); Numba has neither of an array."""
+    def typer(a):
+        if not (isinstance(a, types.Array) and a.ndim == 1 and isinstance(a.dtype, types.Number | types.Boolean)):
+            return None
+
+        def impl(a):
             for x in a:
-                if x:
-                    return True
-            return False
+                if bool(x) == found:
+                    return found
+            return not found
 
-        return first_true
-    return None
+        return impl
+
+    return typer
 
 
-@overload(python_all, jit_options=_JIT)
-def _python_all(a):
-    if isinstance(a, types.Array) and a.ndim == 1 and isinstance(a.dtype, types.Number | types.Boolean):
-        def first_false(a):
-            for x in a:
-                if not x:
-                    return False
-            return True
-
-        return first_false
-    return None
+overload(python_any, jit_options=_JIT)(_first(True))
+overload(python_all, jit_options=_JIT)(_first(False))
