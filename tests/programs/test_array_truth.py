@@ -49,3 +49,25 @@ def test_every_call_gives_numpys_answer(dynamic):
     jitted = cuvil.jit(fn, dynamic=dynamic)
     for a in (np.full(1, 2.0), np.full(1, 0.0), np.full(4, 2.0), np.zeros(0), np.full(40, 1.0), np.full((1, 1), 1.0)):
         assert _outcome(jitted, a) == _outcome(fn, a)
+
+
+PARALLEL = {name: cuvil.jit(fn, parallel=True) for name, fn in FUNCTIONS.items()}
+
+
+@pytest.mark.parametrize("name", sorted(SPELLINGS))
+@settings(max_examples=6, deadline=None)
+@given(shape=st.sampled_from([(0,), (1,), (3,), (1, 1), (0, 2)]), value=st.sampled_from([0.0, 2.0]))
+def test_an_arrays_truth_is_numpys_under_parallel(name, shape, value):
+    a = np.full(shape, value)
+    assert _outcome(PARALLEL[name], a) == _outcome(FUNCTIONS[name], a)
+
+
+def test_a_row_loops_truth_is_numpys():
+    """A loop over rows whose test is a row's truth, serial and parallel (the spelling row loops take)."""
+    fn = define("def f(m):\n    out = np.zeros(m.shape[0])\n    for i in range(m.shape[0]):\n"
+                "        if m[i] > 0.5:\n            out[i] = 1.0\n    return out\n", env={"np": np})
+    for jitted in (cuvil.jit(fn), cuvil.jit(fn, parallel=True)):
+        for m in (np.full((3, 1), 2.0), np.zeros((3, 1)), np.full((20, 1), 2.0), np.ones((3, 2)), np.ones((2, 0))):
+            (kind, got, line), expected = _outcome(jitted, m), _outcome(fn, m)
+            assert (kind, line) == (expected[0], expected[2])
+            assert np.array_equal(got, expected[1]) if kind == "value" else got == expected[1]
