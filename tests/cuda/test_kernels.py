@@ -85,6 +85,12 @@ def divide(out, d):
     return out
 
 
+def accumulate(a, x):
+    for i in range(len(x)):
+        a[i] += x[i]
+    return a
+
+
 def rng(dtype=np.float64, n=N):
     return np.random.default_rng(0).standard_normal(n).astype(dtype)
 
@@ -179,6 +185,18 @@ def test_serial_code_on_arrays_warns_with_its_lines():
     messages = [str(w.message) for w in caught if issubclass(w.category, cuvil.PerformanceWarning)]
     first = prefix.__code__.co_firstlineno
     assert any(f"L{first + 2}" in m and "one GPU thread" in m for m in messages), messages
+
+
+@pytest.mark.parametrize(("target", "value"), [("uint64", np.int64(2**53 + 1)), ("uint64", np.int64(-5)),
+                                               ("uint32", np.float64(-2.0)), ("uint64", np.float32(np.nan))])
+def test_an_unsigned_update_by_a_signed_value_is_numpys(target, value):
+    """NumPy computes uint64 + int64 in float64 and stores the float by the host's C cast
+    (runtime/cuda_device.float_as_unsigned, the twin of the CPU's)."""
+    x = np.full(N, value)
+    with np.errstate(invalid="ignore"):
+        expected = accumulate(np.zeros(N, target), x)
+    got = cuvil.jit(accumulate, target="cuda")(np.zeros(N, target), x)
+    assert got.dtype == expected.dtype and np.array_equal(got, expected), (got[:2], expected[:2])
 
 
 @pytest.mark.parametrize("kind", ["numpy", "scalar", "torch_cpu"])

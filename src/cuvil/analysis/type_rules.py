@@ -61,7 +61,7 @@ _HALF = "cuvil.runtime.half."
 _ELEMENTWISE = "cuvil.runtime.elementwise."  # NumPy's ufuncs on scalars, by other names (lower/casts.py)
 _ELEMENTWISE_UFUNCS = frozenset({"true_divide", "floor_divide", "remainder", "power", "left_shift", "right_shift"})
 _FITS = frozenset(f"cuvil.runtime.elementwise.{n}" for n in ("python_int_as", "python_float_as", "clip_low",
-                                                               "clip_high"))
+                                                               "clip_high", "float_as_unsigned"))
 _POWERS = frozenset({"cuvil.runtime.intrinsics.py_pow", "cuvil.runtime.elementwise.power"})
 _MATH_INTS = frozenset({"floor", "ceil", "trunc", "isqrt", "factorial", "gcd", "lcm", "comb", "perm"})
 _MATH_BOOLS = frozenset({"isnan", "isinf", "isfinite", "isclose"})

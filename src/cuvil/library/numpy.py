@@ -234,6 +234,7 @@ _TABLE: dict[str, Entry] = {
     **_entries("cuvil.runtime.big_ints.beyond_int64", raises="opaque"),  # an int outside int64 (lower/big_ints.py)
     **_entries("cuvil.runtime.elementwise.python_int_as cuvil.runtime.elementwise.python_float_as",
                raises="opaque"),  # a Python number fitted to an array's dtype before a loop (lower/element.py)
+    **_entries("cuvil.runtime.elementwise.float_as_unsigned"),  # NumPy's C cast into uint32/64 (lower/python_ints.py)
     **_entries("cuvil.runtime.elementwise.clip_low cuvil.runtime.elementwise.clip_high",
                raises="opaque"),  # np.clip's Python int bounds (lower/library_results.py)
     **_entries(" ".join(f"cuvil.runtime.vmath.{f}" for f in ("maximum minimum maximum_nonan minimum_nonan "

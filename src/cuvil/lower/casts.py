@@ -211,7 +211,9 @@ class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, Wrappi
             kind = self.types.of(original.value)
             basic = not any(isinstance(p.slice, cst.Index) and isinstance(self.types.of(p.slice.value), Array)
                             for p in original.targets[0].target.slice)  # a mask or an index array casts
-            if dtype is not None and (needs_fit(original.value, kind, dtype) or basic and numpy_fit(kind, dtype)):
+            fit = numpy_fit(kind, dtype) if dtype is not None else None  # a float into uint64 casts either way
+            if dtype is not None and (needs_fit(original.value, kind, dtype)
+                                      or fit and (basic or fit == "float_as_unsigned")):
                 return updated.with_changes(value=fitted(updated.value, kind, dtype, self.numpy(), self.intrinsic))
             return updated
         if len(original.targets) != 1 or not isinstance(original.targets[0].target, cst.Name):
@@ -233,7 +235,7 @@ class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, Wrappi
             name = self.intrinsic("cuvil.runtime.elementwise", "numpy_refuses")
             return cst.Expr(cst.Call(cst.Name(name), [cst.Arg(updated.value),
                                                       cst.Arg(cst.SimpleString(repr(uncastable)))]))
-        _, value = self._convert([original.target, original.value], [updated.target, updated.value], ufunc)
+        left, value = self._convert([original.target, original.value], [updated.target, updated.value], ufunc)
         into = self.division_update(original, updated.target, value, ufunc)
         if into is not None:  # `c //= b` of integer arrays (lower/division_into.py)
             return into
@@ -243,11 +245,15 @@ class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, Wrappi
             return update
         semantics = _NUMPY_SEMANTICS.get(ufunc) if self._numpy_scalars(original.target, original.value) \
             and repeatable(original.target) else None
-        computed: cst.BaseExpression = cst.BinaryOperation(updated.target, binary_operator(original.operator),
-                                                           value)
+        # `a[i] += x[i]`, uint64 and int64: NumPy computes in float64 (`left` is `np.float64(a[i])`), where `+=`
+        # would leave the update to Numba's typing, in integers
+        convert = left is not updated.target and isinstance(original.target, cst.Subscript) \
+            and repeatable(original.target)
+        operand = left if convert else updated.target
+        computed: cst.BaseExpression = cst.BinaryOperation(operand, binary_operator(original.operator), value)
         if semantics:
             computed = cst.Call(cst.Name(self.intrinsic("cuvil.runtime.elementwise", semantics)),
-                                [cst.Arg(updated.target), cst.Arg(value)])
+                                [cst.Arg(operand), cst.Arg(value)])
         if isinstance(target, Scalar) and isinstance(original.target, cst.Subscript) \
                 and repeatable(original.target) and numpy_fit(result, target.dtype) is not None:
             # `a[i] += x[i]`, int8 and int64: NumPy stores the int64 sum as `a[i] = ...` would (numpy_fit)

@@ -57,12 +57,15 @@ def needs_fit(node: cst.BaseExpression, kind: Type, dtype: str) -> bool:
 def numpy_fit(kind: Type, dtype: str) -> str | None:
     """The conversion a NumPy scalar of `kind` stored into a signed integer `dtype` goes through, or None: NumPy's
     setitem takes it as a Python int (a float truncated) and refuses what the dtype cannot hold, where Numba
-    wraps (`int8_array[0] = int64_array[0]` of 300: OverflowError). Unsigned arrays take any number modulo
-    their size, as Numba's cast does."""
+    wraps (`int8_array[0] = int64_array[0]` of 300: OverflowError). Unsigned arrays take any integer modulo
+    their size, as Numba's cast does, and a float by the C cast, which Numba's differs from for uint32 and
+    uint64 (runtime/elementwise.float_as_unsigned)."""
     if not isinstance(kind, Scalar) or kind.weak or kind.dtype in ("bool", "float16", "bfloat16") \
-            or np.dtype(dtype).kind != "i" or np.dtype(kind.dtype).kind not in "iuf" \
+            or np.dtype(dtype).kind not in "iu" or np.dtype(kind.dtype).kind not in "iuf" \
             or np.can_cast(kind.dtype, dtype, "safe"):
         return None
+    if np.dtype(dtype).kind == "u":
+        return "float_as_unsigned" if dtype in ("uint32", "uint64") and np.dtype(kind.dtype).kind == "f" else None
     return "python_float_as" if np.dtype(kind.dtype).kind == "f" else "numpy_int_as"
 
 
@@ -92,8 +95,8 @@ def fitted_call(original: cst.Call, updated: cst.Call, types: Types, numpy: Call
         dtype = name[len("numpy."):] if name in _INTEGERS else None
     value = original.args[0].value
     kind = types.of(value)
-    if dtype is None or not needs_fit(value, kind, dtype):
-        return None
+    if dtype is None or not (needs_fit(value, kind, dtype) or numpy_fit(kind, dtype) == "float_as_unsigned"):
+        return None  # a NumPy float into uint64 is NumPy's C cast (`np.uint64(x)`, `a.fill(x)`)
     return updated.with_changes(args=[cst.Arg(fitted(updated.args[0].value, kind, dtype, numpy(), intrinsic))])
 
 

@@ -15,6 +15,7 @@ import numpy as np
 from numba import cuda
 
 from .cuda_runtime import CODES
+from .elementwise import _C_CAST_WRAPS
 
 # ruff: noqa: ANN001, ANN201 (device functions are typed by Numba at each call)
 
@@ -115,6 +116,25 @@ def python_int_as(value, dtype):
 @cuda.jit(device=True)
 def numpy_int_as(value, dtype):
     return dtype(value)
+
+
+@cuda.jit(device=True)
+def _x86_int64(v):
+    if -9.223372036854775808e18 <= v < 9.223372036854775808e18:
+        return np.int64(v)
+    return np.int64(-9223372036854775808)
+
+
+@cuda.jit(device=True)
+def float_as_unsigned(value, dtype):  # the host NumPy's C cast (runtime/elementwise.float_as_unsigned)
+    if not _C_CAST_WRAPS:
+        return dtype(value)
+    v = np.float64(value)
+    if dtype(np.uint64(4294967296)) == 0:  # uint32: the low half of the int64 conversion
+        return dtype(np.uint64(_x86_int64(v)) & np.uint64(0xFFFFFFFF))
+    if v >= 9.223372036854775808e18:
+        return dtype(np.uint64(_x86_int64(v - 9.223372036854775808e18)) ^ np.uint64(9223372036854775808))
+    return dtype(np.uint64(_x86_int64(v)))
 
 
 @cuda.jit(device=True)

@@ -94,6 +94,14 @@ def python_float_as(value, dtype, at=0):
     return python_int_as(whole, dtype)
 
 
+def float_as_unsigned(value, dtype):
+    """A NumPy float stored into a uint32 or uint64 array: NumPy's C cast, which for a value the dtype cannot
+    hold (NumPy warns "invalid value encountered in cast") is whatever the machine's conversion gives. On x86
+    that wraps a negative value (-2.0 stores 2**64 - 2), where Numba's AVX-512 conversion saturates (2**64 - 1)."""
+    with np.errstate(invalid="ignore"):
+        return np.array(value).astype(dtype)[()]
+
+
 def clip_low(value, dtype, at=0):
     """np.clip's lower bound, a Python int, for an integer array: NumPy 2 drops one at or below the dtype's least
     value (nothing lies below it) and takes any other as an operand (OverflowError above the greatest)."""
@@ -410,6 +418,35 @@ def _clip_high(value, dtype, at=0):
         return python_int_as(value, dtype, at)
 
     return impl
+
+
+with np.errstate(invalid="ignore"):  # how NumPy's build converts a float out of an unsigned dtype's range
+    _C_CAST_WRAPS = int(np.array([-2.0]).astype(np.uint64)[0]) == 2**64 - 2  # x86's cvttsd2si; else saturating
+
+
+@register_jitable
+def _x86_int64(v):
+    """x86's float to int64 (cvttsd2si): INT64_MIN for NaN and whatever int64 cannot hold, where LLVM's fptosi
+    leaves them undefined."""
+    if -9.223372036854775808e18 <= v < 9.223372036854775808e18:
+        return np.int64(v)
+    return np.int64(-9223372036854775808)
+
+
+@overload(float_as_unsigned, jit_options={"nogil": True})
+def _float_as_unsigned(value, dtype):
+    target, _, _, _ = _int_range(dtype)
+    if not _C_CAST_WRAPS:  # a saturating machine (Arm): Numba's conversion is the C compiler's
+        return lambda value, dtype: dtype(value)
+    if target == np.uint64:  # the C compilers' sequence: above 2**63, convert v - 2**63 and set the top bit
+        def unsigned64(value, dtype):
+            v = np.float64(value)
+            if v >= 9.223372036854775808e18:
+                return np.uint64(_x86_int64(v - 9.223372036854775808e18)) ^ np.uint64(9223372036854775808)
+            return np.uint64(_x86_int64(v))
+
+        return unsigned64
+    return lambda value, dtype: dtype(np.uint64(_x86_int64(np.float64(value))) & np.uint64(0xFFFFFFFF))
 
 
 @register_jitable
