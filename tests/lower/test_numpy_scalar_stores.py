@@ -22,6 +22,8 @@ FORMS = {
     "element": "def f(a, x):\n    for i in range(len(x)):\n        a[i] = x[i]\n    return a\n",
     "product": "def f(a, x):\n    for i in range(len(x)):\n        a[i] = x[i] * 2\n    return a\n",
     "update": "def f(a, x):\n    for i in range(len(x)):\n        a[i] += x[i]\n    return a\n",
+    # uint64 | int64 (and any float): NumPy has no loop, a TypeError
+    "bitwise": "def f(a, x):\n    for i in range(len(x)):\n        a[i] |= x[i]\n    return a\n",
     "row": "def f(a, x):\n    for i in range(len(x)):\n        a[i, 0] = x[i]\n    return a\n",
     "slice": "def f(a, x):\n    a[0:2] = x[0]\n    return a\n",
     "mask": "def f(a, x):\n    a[a == 0] = x[0]\n    return a\n",  # NumPy casts, wrapping: no check

@@ -231,6 +231,10 @@ class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, Wrappi
         if ufunc is None or ufunc == "matmul":
             return updated
         uncastable = self._uncastable(ufunc, target, [target, self.types.of(original.value)])
+        refused = ufunc_result(ufunc, [target, self.types.of(original.value)]) if isinstance(target, Scalar) \
+            and not target.weak else None
+        if isinstance(refused, Refused):  # `a[i] |= x[i]`, uint64 and int64: NumPy's TypeError when it runs
+            uncastable = refused.message
         if uncastable is not None:  # NumPy computes the value, then refuses to store it; Numba's typing crashes
             name = self.intrinsic("cuvil.runtime.elementwise", "numpy_refuses")
             return cst.Expr(cst.Call(cst.Name(name), [cst.Arg(updated.value),
