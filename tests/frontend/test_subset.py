@@ -78,13 +78,50 @@ UNSUPPORTED = [
                 return x
             return f
         """, 4, 9, "'nonlocal'"),
-    ("nested def of more than a return", """
+    ("nested def in a loop", """
+        def f(x):
+            for i in range(3):
+                def g(y):
+                    return y
+            return x
+        """, 3, 9, "a nested 'def' is supported only in the function's own body"),
+    ("nested def of statements called inside an expression", """
         def f(x):
             def g(y):
                 z = y
                 return z
+            return g(x) + 1
+        """, 5, 12, "the nested def 'g' can only be called here, as a statement's whole value"),
+    ("nested def of statements passed as a value", """
+        def f(x):
+            def g(y):
+                z = y
+                return z
+            return h(g, x)
+        """, 5, 14, "the nested def 'g' can only be called here"),
+    ("nested def of statements calling itself", """
+        def f(x):
+            def g(y):
+                z = g(y)
+                return z
             return g(x)
-        """, 2, 5, "a nested 'def' is supported only when its body is one 'return'"),
+        """, 3, 13, "the nested def 'g' calls itself"),
+    ("nested def of statements called before its def", """
+        def f(x):
+            w = g(x)
+            def g(y):
+                z = y
+                return z
+            return w
+        """, 2, 9, "'g' is used before its def"),
+    ("nested def of statements with a keyword argument", """
+        def f(x):
+            def g(y):
+                z = y
+                return z
+            w = g(y=x)
+            return w
+        """, 5, 9, "'g' takes 1 positional argument(s) here"),
     ("class", """
         def f(x):
             class P:

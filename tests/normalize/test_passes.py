@@ -6,6 +6,7 @@ from cuvil.normalize.canonical import CanonicalBlocks
 from cuvil.normalize.chained_compare import ChainedCompare
 from cuvil.normalize.elif_chain import ElifChain
 from cuvil.normalize.for_in import ForInToIndex
+from cuvil.normalize.nested_defs import NestedDefs
 from cuvil.normalize.single_exit import SingleExit
 
 from .rewrites import assert_rewrites
@@ -236,4 +237,47 @@ def test_single_exit_fresh_names_avoid_the_users():
             else:
                 _rv1 = 2
             return _rv1
+        """)
+
+
+def test_nested_def_is_canonical_then_inlined_at_each_call_with_its_locals_renamed_apart():
+    assert_rewrites(NestedDefs, """
+        def f(x, out):
+            w = 1
+            def clamp(v, hi):
+                w = v * 2
+                if w > hi:
+                    return hi
+                return w
+            out[0] = clamp(x[0], 1.0)
+            s = clamp(x[1], w)
+            clamp(x, 2)
+            return s
+        """, """
+        def f(x, out):
+            w = 1
+            _clamp0_v = x[0]
+            _clamp0_hi = 1.0
+            _clamp0_w = _clamp0_v * 2
+            if _clamp0_w > _clamp0_hi:
+                _clamp0_rv = _clamp0_hi
+            else:
+                _clamp0_rv = _clamp0_w
+            out[0] = _clamp0_rv
+            _clamp1_v = x[1]
+            _clamp1_hi = w
+            _clamp1_w = _clamp1_v * 2
+            if _clamp1_w > _clamp1_hi:
+                _clamp1_rv = _clamp1_hi
+            else:
+                _clamp1_rv = _clamp1_w
+            s = _clamp1_rv
+            _clamp2_v = x
+            _clamp2_hi = 2
+            _clamp2_w = _clamp2_v * 2
+            if _clamp2_w > _clamp2_hi:
+                _clamp2_rv = _clamp2_hi
+            else:
+                _clamp2_rv = _clamp2_w
+            return s
         """)

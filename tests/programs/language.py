@@ -353,6 +353,49 @@ def nested_defs_calling_each_other(x):
     return s
 
 
+def nested_def_with_statements(x, hi):
+    def clamp(v, lo):
+        if v < lo:
+            return lo
+        w = v * 2.0
+        if w > hi:
+            return hi
+        return w
+
+    out = np.empty_like(x)
+    for i in range(len(x)):
+        out[i] = clamp(x[i], -1.0)
+    return out
+
+
+def nested_def_with_a_loop(x):
+    scale = 0.5
+
+    def weighted(a, k):
+        s = 0.0
+        for v in a:
+            if v < 0:
+                continue
+            s += v * scale
+        return s / k
+
+    total = weighted(x, 2.0)
+    scale = 3.0  # read where the call runs: Python's late binding
+    total += weighted(x[1:], 4.0)
+    return total
+
+
+def nested_def_writes_its_argument(x):
+    def bump(a, i):
+        if i >= len(a):
+            raise IndexError("bump past the end")
+        a[i] += 1.0
+
+    for k in range(3):
+        bump(x, k)
+    return x
+
+
 # -- dicts and sets of numbers ---------------------------------------------------------------------------------
 
 def histogram_dict(x):

@@ -101,6 +101,9 @@ CASES = {
     language.nested_def_gaussian: st.tuples(farr(), st.floats(0.5, 4.0)),
     language.nested_def_late_binding: st.tuples(st.integers(-9, 9)),
     language.nested_defs_calling_each_other: st.tuples(farr()),
+    language.nested_def_with_statements: st.tuples(farr(), st.floats(-2.0, 2.0)),
+    language.nested_def_with_a_loop: st.tuples(farr()),
+    language.nested_def_writes_its_argument: st.tuples(farr()),
     language.check_mask: st.tuples(st.integers(0, 6).flatmap(lambda n: hnp.arrays(bool, (n, 4)))),
     language.histogram_dict: st.tuples(farr(st.sampled_from([0.0, 1.0, 2.0, 3.5, -1.0]))),
     language.squares_by_index: st.tuples(st.integers(0, 12)),
@@ -112,7 +115,7 @@ CASES = {
 PARALLEL = [language.sqrt_sum_of_nonnegative, language.check_symmetric, language.scaled_or_raise,
             language.sum_doubled_without_break, language.broken_over_lines, language.lambda_square_sum,
             language.lambda_calls_lambda, language.rows_without_zero,
-            language.nested_def_gaussian]
+            language.nested_def_gaussian, language.nested_def_with_statements]
 JITTED = {fn: cuvil.jit(fn) for fn in CASES}
 PARALLEL_JITTED = {fn: cuvil.jit(fn, parallel=True) for fn in PARALLEL}
 
@@ -165,7 +168,8 @@ def test_parallel_matches_python(fn, data):
 def test_the_loops_with_a_raise_are_parallel(fn):
     x = np.arange(5.0)
     args = {language.check_symmetric: (np.eye(3),), language.scaled_or_raise: (x, np.zeros(5), 10.0),
-            language.rows_without_zero: (np.eye(3),), language.nested_def_gaussian: (x, 1.5)}.get(fn, (x,))
+            language.rows_without_zero: (np.eye(3),), language.nested_def_gaussian: (x, 1.5),
+            language.nested_def_with_statements: (x, 1.5)}.get(fn, (x,))
     PARALLEL_JITTED[fn](*args)
     assert "numba.prange(" in PARALLEL_JITTED[fn].source()
 
@@ -187,8 +191,6 @@ def test_a_raise_on_the_cuda_simulator(x, k):
     ("def f(n):\n    import math as np\n", 5, "'np' at module level is not this"),
     ("def f(n):\n    from . import helpers\n", 5, "a relative or '*' 'import'"),
     ("def f(n):\n    import no_such_module_here\n", 5, "cannot import no_such_module_here"),
-    ("def f(n):\n    def g(v):\n        w = v\n        return w\n    return g(n)\n", 5,
-     "a nested 'def' is supported only when its body is one 'return'"),
     ("def f(n):\n    def g(v, k=2):\n        return v * k\n    return g(n)\n", 5,
      "a lambda or nested def with defaults or '*' parameters is not supported"),
 ])

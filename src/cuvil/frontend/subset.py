@@ -9,6 +9,7 @@ from __future__ import annotations
 import libcst as cst
 
 from .containers import containers
+from .nested_defs import check_nested_def, is_nested_def
 from .parse import Checker, Parsed
 from .walk import walk
 
@@ -20,7 +21,8 @@ _UNSUPPORTED: dict[type[cst.CSTNode], tuple[str, str]] = {
     cst.Global: ("'global' is not supported", "pass the value in as an argument and return the new value"),
     cst.Nonlocal: ("'nonlocal' is not supported", "pass the value in as an argument and return the new value"),
     cst.FunctionDef: (
-        "a nested 'def' is supported only when its body is one 'return' (it is inlined where it is called)",
+        "a nested 'def' is supported only in the function's own body (not in a loop, an 'if' or another def) "
+        "and without decorators (it is inlined where it is called)",
         "define the function at module level; Cuvil compiles the helpers you call",
     ),
     cst.ClassDef: ("a 'class' is not supported", "define classes outside; pass arrays and scalars"),
@@ -82,6 +84,9 @@ class _SubsetChecker(Checker):
             stmts = list(cst.ensure_type(body, cst.IndentedBlock).body)
         for k, stmt in enumerate(stmts):
             found = lambda_assignment(stmt)
+            if found is None and is_nested_def(stmt):  # a def with statements (normalize/nested_defs.py)
+                check_nested_def(fn, stmts, k, self.fail)
+                self.lambdas.add(id(stmt))
             if found is None:
                 continue
             name, lam = found

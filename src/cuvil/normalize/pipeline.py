@@ -17,6 +17,7 @@ from .lambdas import InlineLambdas
 from .layout import FlatLayout
 from .loop_else import LoopElse
 from .names import assigned_names
+from .nested_defs import NestedDefs
 from .origins import AddOrigins
 from .single_exit import SingleExit
 
@@ -24,6 +25,7 @@ PASSES: tuple[type[cst.CSTTransformer], ...] = (
     CanonicalBlocks,
     FlatLayout,
     InlineLambdas,
+    NestedDefs,
     LoopElse,
     ElifChain,
     Comprehensions,
