@@ -286,6 +286,7 @@ def grid_kernel(name: str, loop: cst.For, count: cst.BaseExpression, reductions:
     params = [p for p in params if p not in cells and p not in identities] + cells + identities
     if device.raises and errs not in params:
         params.append(errs)
+    _messages_on_the_host(device.raises, bound, ctx)
     fn = _function(name, params, stmts, line)
     kernel = Kernel(name, "grid", tuple(params), fn, (line, line) if line else None, tuple(reductions))
     return kernel, cells, identities, device.raises
@@ -313,8 +314,33 @@ def serial_kernel(name: str, stmts: Sequence[cst.BaseStatement], live_in: Sequen
     params = [*live_in, *[p for p in free_names(body, ctx, set(live_in) | assigned_names(module))],  # type: ignore
               *cells]
     params = list(dict.fromkeys([*params, errs]))
+    _messages_on_the_host(device.raises, assigned_names(module), ctx)
     return Kernel(name, "serial", tuple(params), _function(name, params, body, line),  # type: ignore[arg-type]
                   lines), cells, [*failures, *device.raises]
+
+
+def _messages_on_the_host(raises: Raised, bound: set[str], ctx: Context) -> None:
+    """A kernel records which `raise` ran; the host raises it after the kernel, so its arguments may hold only
+    what the host has: a value the kernel computes (`raise ValueError(f"bad {x[i]}")`) is refused, where it
+    was a NameError on the host."""
+    for _, exc, line, _ in raises:
+        args = exc.args if isinstance(exc, cst.Call) else ()
+        used = sorted({n.value for a in args for n in _names(a.value)} & bound)
+        if used:
+            at = line or 1
+            text = ctx.source_line(at)
+            raise CuvilSyntaxError(
+                f"a 'raise' in a GPU kernel whose message holds a value the kernel computes ({', '.join(used)}) "
+                "is not supported", ctx.filename, at, len(text) - len(text.lstrip()) + 1, text,
+                "raise with a message of constants and arguments on target='cuda', or compile with target='cpu'")
+
+
+def _names(node: cst.CSTNode) -> list[cst.Name]:
+    if isinstance(node, cst.Name):
+        return [node]
+    if isinstance(node, cst.Attribute):
+        return _names(node.value)
+    return [n for child in node.children for n in _names(child)]
 
 
 def _function(name: str, params: Sequence[str], body: Stmts, line: int | None) -> cst.FunctionDef:

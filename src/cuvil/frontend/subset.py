@@ -26,7 +26,6 @@ _UNSUPPORTED: dict[type[cst.CSTNode], tuple[str, str]] = {
         "define the function at module level; Cuvil compiles the helpers you call",
     ),
     cst.ClassDef: ("a 'class' is not supported", "define classes outside; pass arrays and scalars"),
-    cst.FormattedString: ("an f-string is not supported", "print the values separately: print('x =', x)"),
     cst.Del: ("'del' is not supported", "stop using the variable instead"),
     cst.Await: ("'await' is not supported", "call the jitted function from synchronous code"),
     cst.NamedExpr: ("':=' is not supported", "assign the value on its own line first"),
@@ -60,6 +59,12 @@ class _SubsetChecker(Checker):
         row = _UNSUPPORTED.get(type(node))
         if row is not None:
             self.fail(node, *row)
+        if isinstance(node, cst.FormattedStringExpression):  # normalize/fstrings.py writes the rest
+            if node.conversion == "a":
+                self.fail(node, "'!a' in an f-string is not supported", "write '!r' (repr) instead")
+            if any(isinstance(p, cst.FormattedStringExpression) for p in node.format_spec or ()):
+                self.fail(node, "an f-string field whose format spec has a field of its own is not supported",
+                          "write the spec out: f'{x:10.3f}', or build it with format(x, spec)")
         if isinstance(node, cst.Lambda):
             self.fail(node, "'lambda' is supported only assigned to a name in the function's own body and called",
                       "write `f = lambda x: ...` in the function's body and call f(...), or define a module-level "

@@ -208,6 +208,9 @@ _TABLE: dict[str, Entry] = {
     **_entries("len abs int float bool complex round range"),
     **_entries("min max sum divmod pow", raises="opaque"),
     **_entries("print", ordered=True),
+    **_entries(" ".join(f"cuvil.runtime.printing.{n}" for n in (  # text by object mode (lower/prints.py)
+        "float32_text float16_text complex64_text int_str number_str number_repr number_format value_str value_repr "
+        "value_format").split()), ordered=True),
     # array methods
     **_methods("copy", kind="like"),
     **_methods("astype flatten argsort nonzero dot conj conjugate round clip item"),

@@ -209,7 +209,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     if options.target == "cpu" and not halves and any(library_raises.wanted(fn) for fn in functions.values()):
         rewrite_each(lambda types: library_raises.LibraryRaises(types, intrinsic))  # NumPy's words, the line
         globals = program.globals()
-    if options.target == "cpu" and any(prints.wanted(fn) for fn in functions.values()):
+    if options.target == "cpu" and any(prints.wanted(fn) for fn in functions.values()):  # and str(), format()
         rewrite_each(lambda types: prints.Prints(types, intrinsic))  # np.float32(0.1) prints as 0.1
         globals = program.globals()
     overflow = functools.partial(OverflowChecks, boundscheck=options.boundscheck, speculate=options.target == "cpu",

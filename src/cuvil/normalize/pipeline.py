@@ -13,6 +13,7 @@ from .chained_compare import ChainedCompare
 from .comprehensions import Comprehensions
 from .elif_chain import ElifChain
 from .for_in import ForInToIndex
+from .fstrings import FStrings
 from .lambdas import InlineLambdas
 from .layout import FlatLayout
 from .loop_else import LoopElse
@@ -24,6 +25,7 @@ from .single_exit import SingleExit
 PASSES: tuple[type[cst.CSTTransformer], ...] = (
     CanonicalBlocks,
     FlatLayout,
+    FStrings,
     InlineLambdas,
     NestedDefs,
     LoopElse,
