@@ -78,6 +78,20 @@ UNSUPPORTED = [
                 return x
             return f
         """, 4, 9, "'nonlocal'"),
+    ("key lambda inside an expression", """
+        def f(x):
+            return max(range(3), key=lambda i: x[i]) + 1
+        """, 2, 12, "max(..., key=lambda ...) is supported only as a statement's whole value"),
+    ("key over zip", """
+        def f(x, y):
+            best = min(zip(x, y), key=lambda p: p[0])
+            return best
+        """, 2, 16, "min(..., key=...) needs a sequence it can index"),
+    ("key with a default", """
+        def f(x):
+            best = max(x, key=lambda v: v, default=0)
+            return best
+        """, 2, 12, "max(..., key=...) takes one iterable and no other keyword here"),
     ("nested def in a loop", """
         def f(x):
             for i in range(3):

@@ -6,6 +6,7 @@ from cuvil.normalize.canonical import CanonicalBlocks
 from cuvil.normalize.chained_compare import ChainedCompare
 from cuvil.normalize.elif_chain import ElifChain
 from cuvil.normalize.for_in import ForInToIndex
+from cuvil.normalize.keyed_extremes import KeyedExtremes
 from cuvil.normalize.nested_defs import NestedDefs
 from cuvil.normalize.single_exit import SingleExit
 
@@ -280,4 +281,46 @@ def test_nested_def_is_canonical_then_inlined_at_each_call_with_its_locals_renam
             else:
                 _clamp2_rv = _clamp2_w
             return s
+        """)
+
+
+def test_a_keyed_max_is_the_first_element_whose_key_is_greatest_by_index():
+    assert_rewrites(KeyedExtremes, """
+        def f(x, s):
+            i = max(range(1, len(x), s), key=lambda i: x[i])
+            return min(x, key=lambda v: abs(v))
+        """, """
+        def f(x, s):
+            _start0 = 1
+            _stop0 = len(x)
+            _step0 = s
+            if _step0 == 0:
+                raise ValueError('range() arg 3 must not be zero')
+            _n0 = len(range(_start0, _stop0, _step0))
+            if _n0 == 0:
+                raise ValueError('max() arg is an empty sequence')
+            _v0 = _start0
+            _best0 = _v0
+            _key0 = x[_v0]
+            for _j0 in range(1, _n0):
+                _v0 = _start0 + _j0 * _step0
+                _k0 = x[_v0]
+                if _k0 > _key0:
+                    _key0 = _k0
+                    _best0 = _v0
+            i = _best0
+            _it0 = x
+            _n1 = len(_it0)
+            if _n1 == 0:
+                raise ValueError('min() arg is an empty sequence')
+            _v1 = _it0[0]
+            _best1 = _v1
+            _key1 = abs(_v1)
+            for _j1 in range(1, _n1):
+                _v1 = _it0[_j1]
+                _k1 = abs(_v1)
+                if _k1 < _key1:
+                    _key1 = _k1
+                    _best1 = _v1
+            return _best1
         """)

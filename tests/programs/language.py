@@ -353,6 +353,23 @@ def nested_defs_calling_each_other(x):
     return s
 
 
+def argmax_by_key(x):
+    best = max(range(len(x)), key=lambda i: x[i])  # the first of equal keys; NaN keys compare as CPython's
+    return best
+
+
+def nearest_in_a_stepped_range(x, start, step):
+    target = 0.5
+    return min(range(start, len(x), step), key=lambda i: abs(x[i] - target))
+
+
+def row_of_largest_sum(rows):
+    total = 0.0
+    best = max(rows, key=lambda row: row.sum())
+    total += best.sum()
+    return total
+
+
 def nested_def_with_statements(x, hi):
     def clamp(v, lo):
         if v < lo:

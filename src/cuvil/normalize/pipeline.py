@@ -14,6 +14,7 @@ from .comprehensions import Comprehensions
 from .elif_chain import ElifChain
 from .for_in import ForInToIndex
 from .fstrings import FStrings
+from .keyed_extremes import KeyedExtremes
 from .lambdas import InlineLambdas
 from .layout import FlatLayout
 from .loop_else import LoopElse
@@ -28,6 +29,7 @@ PASSES: tuple[type[cst.CSTTransformer], ...] = (
     FStrings,
     InlineLambdas,
     NestedDefs,
+    KeyedExtremes,
     LoopElse,
     ElifChain,
     Comprehensions,
