@@ -415,6 +415,23 @@ def nested_def_writes_its_argument(x):
 
 # -- dicts and sets of numbers ---------------------------------------------------------------------------------
 
+def count_with_get(x):
+    counts = {}
+    for v in x:
+        counts[v] = counts.get(v, 0) + 1  # the only store reads the dict: Numba could not type it
+    most = 0
+    for v in x:
+        most = max(most, counts.get(v, 0))
+    return len(counts), most, counts.get(1.0, -1)
+
+
+def sums_by_remainder(x, m):
+    sums = dict()
+    for i in range(len(x)):
+        sums[i % m] = sums.get(i % m, 0.0) + x[i]
+    return sums.get(0, 0.0) + 2 * sums.get(1, 0.0)
+
+
 def histogram_dict(x):
     counts = {}
     for v in x:

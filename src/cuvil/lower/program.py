@@ -33,7 +33,7 @@ from ..frontend.walk import walk
 from ..normalize.names import Fresh, all_names, assigned_names
 from ..normalize.origins import origin_of
 from ..options import Options
-from . import big_ints, library_raises, masks, prints, row_loops, sequences
+from . import big_ints, dicts, library_raises, masks, prints, row_loops, sequences
 from . import precision as half
 from .arrays import Lowering
 from .blocks import lower_arrays
@@ -208,6 +208,9 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
         globals = program.globals()
     if options.target == "cpu" and not halves and any(library_raises.wanted(fn) for fn in functions.values()):
         rewrite_each(lambda types: library_raises.LibraryRaises(types, intrinsic))  # NumPy's words, the line
+        globals = program.globals()
+    if any(dicts.wanted(fn) for fn in functions.values()):  # `d = {}` read by `d.get(k, 0)`: built typed
+        rewrite_each(lambda types: dicts.TypedDicts(types, intrinsic))
         globals = program.globals()
     if options.target == "cpu" and any(prints.wanted(fn) for fn in functions.values()):  # and str(), format()
         rewrite_each(lambda types: prints.Prints(types, intrinsic))  # np.float32(0.1) prints as 0.1
