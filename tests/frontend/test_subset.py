@@ -78,6 +78,10 @@ UNSUPPORTED = [
                 return x
             return f
         """, 4, 9, "'nonlocal'"),
+    ("tuple of a generator", """
+        def f(x):
+            return tuple(v * 2 for v in x)
+        """, 2, 12, "tuple() of a generator is not supported"),
     ("key lambda inside an expression", """
         def f(x):
             return max(range(3), key=lambda i: x[i]) + 1

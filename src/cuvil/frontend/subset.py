@@ -217,6 +217,9 @@ class _SubsetChecker(Checker):
         func = node.func.value if isinstance(node.func, cst.Name) else None
         if func in ("list", "tuple") and len(node.args) == 1:
             self.not_a_set(node.args[0].value)
+        if func == "tuple" and len(node.args) == 1 and isinstance(node.args[0].value, cst.GeneratorExp | cst.ListComp):
+            self.fail(node, "tuple() of a generator is not supported: compiled code knows a tuple's length when it "
+                            "compiles", "keep a list ([f(v) for v in xs]) or make an array (np.array([...]))")
         if func in _GENERATOR_CONSUMERS and len(node.args) == 1 and isinstance(node.args[0].value, cst.GeneratorExp):
             self.consumed.add(id(node.args[0].value))
         # zip's keyword (strict=) would be taken for an array by normalize/for_in.py: refused at the keyword
