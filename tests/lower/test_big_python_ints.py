@@ -41,7 +41,8 @@ _MIN, _MAX = -(2**63), 2**63 - 1
 
 def source(value: int, form: str, expression: str) -> tuple[str, dict[str, Any]]:
     """A function of `x` returning `expression`, in which `V` stands for `value` written in `form`."""
-    text = {"literal": f"({value})", "global": "V", "tuple": "T[1]", "default": "v"}[form]
+    text = {"literal": f"({value})", "global": "V", "tuple": "T[1]", "default": "v",
+            "expression": f"({value - 5} + 5)"}[form]  # literal arithmetic (normalize/int_constants.py)
     params = "x, v=V" if form == "default" else "x"
     return f"def f({params}):\n    return {expression.replace('V', text)}\n", {"V": value, "T": (1, value)}
 
@@ -181,3 +182,24 @@ def test_numpy_integer_to_a_big_literal_power(operand: str) -> None:
     """Numba's own integer `**` gave 2**64 - 1 for `uint64(3) ** (2**63 - 1)` (NumPy squares, wrapping: the
     property test above found it at stop 47); NumPy's integer power is runtime/elementwise.power."""
     check(_MAX, "literal", operand, "**")
+
+
+@pytest.mark.parametrize("value", BOUNDARY)
+@pytest.mark.parametrize(("operand", "op"), [(None, None), ("uint64 element", "&"), ("int64 element", "+"),
+                                             ("uint64 array", "-"), ("python int", "<")])
+def test_literal_arithmetic_beyond_int64_is_its_value(value: int, operand: str | None, op: str | None) -> None:
+    """`(9223372036854775803 + 5)` is the literal 2**63, as `np.uint64(2**64 - 1)` is NumPy's: compiled code
+    computed it in int64 and raised OverflowError."""
+    check(value, "expression", operand, op)
+
+
+@pytest.mark.parametrize("text", ["np.uint64(2**64 - 1) - x[0]", "x[0] & (1 << 63)", "-(2**63) + x[0]",
+                                  "x[0] ^ ~(2**63)", "np.uint64(2**64 // 3 * 2) + x[0]"])
+def test_numpy_integers_of_literal_arithmetic(text: str) -> None:
+    fn = jitted(f"def f(x):\n    return {text}\n")
+    for x in (np.array([3], np.uint64), np.array([3], np.uint64), np.array([-3], np.int64)):
+        expected, got = outcome(fn.py_func, x), outcome(fn, x)
+        if expected[0] == "raise" or got[0] == "raise":
+            assert got == expected
+        else:
+            assert not differences(expected[1], got[1], "result"), (text, x, expected, got)

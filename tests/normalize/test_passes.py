@@ -6,6 +6,7 @@ from cuvil.normalize.canonical import CanonicalBlocks
 from cuvil.normalize.chained_compare import ChainedCompare
 from cuvil.normalize.elif_chain import ElifChain
 from cuvil.normalize.for_in import ForInToIndex
+from cuvil.normalize.int_constants import IntConstants
 from cuvil.normalize.keyed_extremes import KeyedExtremes
 from cuvil.normalize.nested_defs import NestedDefs
 from cuvil.normalize.single_exit import SingleExit
@@ -323,4 +324,22 @@ def test_a_keyed_max_is_the_first_element_whose_key_is_greatest_by_index():
                     _key1 = _k1
                     _best1 = _v1
             return _best1
+        """)
+
+
+def test_literal_arithmetic_that_leaves_int64_becomes_its_literal():
+    assert_rewrites(IntConstants, """
+        def f(x):
+            a = np.uint64(2**64 - 1) + x
+            b = -(2**63)
+            c = 2**10 + x
+            d = 2**100000 + (1 << 63)
+            return 7 // 0 + (1 << -1)
+        """, """
+        def f(x):
+            a = np.uint64(18446744073709551615) + x
+            b = -(9223372036854775808)
+            c = 2**10 + x
+            d = 2**100000 + (9223372036854775808)
+            return 7 // 0 + (1 << -1)
         """)

@@ -14,6 +14,7 @@ from .comprehensions import Comprehensions
 from .elif_chain import ElifChain
 from .for_in import ForInToIndex
 from .fstrings import FStrings
+from .int_constants import IntConstants
 from .keyed_extremes import KeyedExtremes
 from .lambdas import InlineLambdas
 from .layout import FlatLayout
@@ -26,6 +27,7 @@ from .single_exit import SingleExit
 PASSES: tuple[type[cst.CSTTransformer], ...] = (
     CanonicalBlocks,
     FlatLayout,
+    IntConstants,
     FStrings,
     InlineLambdas,
     NestedDefs,
