@@ -12,14 +12,16 @@ anything within int64 throughout stays as written.
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 
 import libcst as cst
 
-_OPS = {cst.Add: operator.add, cst.Subtract: operator.sub, cst.Multiply: operator.mul, cst.Power: operator.pow,
-        cst.LeftShift: operator.lshift, cst.RightShift: operator.rshift, cst.BitAnd: operator.and_,
-        cst.BitOr: operator.or_, cst.BitXor: operator.xor, cst.FloorDivide: operator.floordiv,
-        cst.Modulo: operator.mod}
-_UNARY = {cst.Minus: operator.neg, cst.Plus: operator.pos, cst.BitInvert: operator.invert}
+_OPS: dict[type, Callable[[int, int], int]] = {
+    cst.Add: operator.add, cst.Subtract: operator.sub, cst.Multiply: operator.mul, cst.Power: operator.pow,
+    cst.LeftShift: operator.lshift, cst.RightShift: operator.rshift, cst.BitAnd: operator.and_,
+    cst.BitOr: operator.or_, cst.BitXor: operator.xor, cst.FloorDivide: operator.floordiv, cst.Modulo: operator.mod}
+_UNARY: dict[type, Callable[[int], int]] = {cst.Minus: operator.neg, cst.Plus: operator.pos,
+                                            cst.BitInvert: operator.invert}
 _INT64 = range(-2**63, 2**63)
 _LIMIT = 2**256
 
