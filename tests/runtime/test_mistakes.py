@@ -11,6 +11,9 @@ from cuvil.runtime.mistakes import kind, words
 
 NO_IMPLEMENTATION = "No implementation of function {} found for signature: {}"
 CASES = [  # (Numba's first sentence, Python's words, class)
+    (NO_IMPLEMENTATION.format("impl_get", "impl_get(DictType[undefined,undefined]<iv=None>, int64, float64)"),
+     "compiled code cannot tell the key and value types of an empty dict read before anything is stored in it: "
+     "give its key a variable of its own (one type), or store a first value before the loop", cuvil.CuvilTypeError),
     (NO_IMPLEMENTATION.format("len", "len(float64)"), "object of type 'float' has no len()", cuvil.CuvilTypeError),
     (NO_IMPLEMENTATION.format("int", "int(array(float64, 1d, C))"),
      "only 0-dimensional arrays can be converted to Python scalars", cuvil.CuvilTypeError),

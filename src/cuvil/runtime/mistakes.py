@@ -92,6 +92,10 @@ def _call(line: str) -> str | None:
     function, raw = found.group(1), _split(found.group(2))
     types = [python_type(a) for a in raw]
     first = types[0] if types else None
+    if raw and raw[0].startswith("DictType[undefined"):  # `d = {}` read before a store of a type Cuvil knows
+        return ("compiled code cannot tell the key and value types of an empty dict read before anything is "
+                "stored in it: give its key a variable of its own (one type), or store a first value before the "
+                "loop")
     if function == "nonnegative_dims" and first in ("float", "complex", "str", "NoneType"):
         return f"expected a sequence of integers or a single integer, got a {first}"  # NumPy's, less the value
     if function == "len" and first in _NUMBERS:
