@@ -118,3 +118,14 @@ def test_what_an_fstring_cannot_do_is_refused_at_its_place(source, column, words
         cuvil.jit(define(source, "f"))
     assert (caught.value.lineno, caught.value.offset) == (2, column)
     assert words in caught.value.msg
+
+
+@pytest.mark.parametrize("form", ["str(xs)", "repr(xs)", "f'{xs}|{xs!r}'", "format(xs, '')", "str(rows)",
+                                  "f'{table}'", "str([n > 1, n > 2])"])
+def test_the_text_of_a_list_or_a_dict_is_pythons(form):
+    """A list's text is built element by element (object mode cannot take one); a dict's is boxed."""
+    source = ("def f(n):\n    xs = [i * 0.5 for i in range(n)]\n    rows = [[i, i + 1] for i in range(n)]\n"
+              f"    table = {{1: 2.5, 3: -1.0}}\n    return {form}\n")
+    fn = jitted(source)
+    for n in (3, 3, 0):
+        assert fn(n) == fn.py_func(n)

@@ -103,9 +103,10 @@ class Prints(cst.CSTTransformer):
             for part in parts[1:]:
                 out = cst.BinaryOperation(out, cst.Add(), part)
             return out.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-        if isinstance(t, Array | Tuple) or isinstance(t, Opaque) and t.what == "str":
-            return self._call(f"value_{name}", [value] + ([spec] if name == "format" else []))
-        return updated
+        if isinstance(t, Scalar):
+            return updated  # a bfloat16
+        # an array, a tuple, a string's repr, a list or a dict (typed by Numba alone): the value boxed to Python
+        return self._call(f"value_{name}", [value] + ([spec] if name == "format" else []))
 
     def _call(self, helper: str, args: list[cst.BaseExpression]) -> cst.Call:
         return cst.Call(cst.Name(self.intrinsic(MODULE, helper)), [cst.Arg(a) for a in args])

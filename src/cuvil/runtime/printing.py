@@ -14,6 +14,8 @@ from __future__ import annotations
 import numba
 import numba.extending
 import numpy as np
+from numba import types
+from numba.extending import register_jitable
 
 
 @numba.njit(cache=True)
@@ -92,8 +94,23 @@ def value_format(a, spec):
     return format(a, spec)
 
 
+@register_jitable
+def _list_text(a):
+    """A list's text, element by element: object mode cannot take a list (its elements are Python numbers
+    in compiled code, as a returned list's are)."""
+    text = "["
+    for k in range(len(a)):
+        if k:
+            text += ", "
+        text += value_repr(a[k])
+    return text + "]"
+
+
 @numba.extending.overload(value_str)
 def _value_str(a):
+    if isinstance(a, types.List):
+        return lambda a: _list_text(a)
+
     def impl(a):
         with numba.objmode(text="unicode_type"):
             text = str(a)
@@ -104,6 +121,9 @@ def _value_str(a):
 
 @numba.extending.overload(value_repr)
 def _value_repr(a):
+    if isinstance(a, types.List):
+        return lambda a: _list_text(a)
+
     def impl(a):
         with numba.objmode(text="unicode_type"):
             text = repr(a)
@@ -114,10 +134,17 @@ def _value_repr(a):
 
 @numba.extending.overload(value_format)
 def _value_format(a, spec):
+    if isinstance(a, types.List):
+        def listed(a, spec):
+            if len(spec):
+                raise TypeError("unsupported format string passed to list.__format__")
+            return _list_text(a)
+
+        return listed
+
     def impl(a, spec):
         with numba.objmode(text="unicode_type"):
             text = format(a, spec)
         return text
 
     return impl
-
