@@ -194,7 +194,9 @@ def test_literal_arithmetic_beyond_int64_is_its_value(value: int, operand: str |
 
 
 @pytest.mark.parametrize("text", ["np.uint64(2**64 - 1) - x[0]", "x[0] & (1 << 63)", "-(2**63) + x[0]",
-                                  "x[0] ^ ~(2**63)", "np.uint64(2**64 // 3 * 2) + x[0]"])
+                                  "x[0] ^ ~(2**63)", "np.uint64(2**64 // 3 * 2) + x[0]",
+                                  "x[0] + 10**20 // 10**10", "x[0] * ((2**64 + 1) % 2**32)", "(2**64 - 1) / 2**64",
+                                  "x[0] + 2**63 / 2", "int(2**63) - 1"])
 def test_numpy_integers_of_literal_arithmetic(text: str) -> None:
     fn = jitted(f"def f(x):\n    return {text}\n")
     for x in (np.array([3], np.uint64), np.array([3], np.uint64), np.array([-3], np.int64)):

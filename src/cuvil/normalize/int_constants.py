@@ -5,8 +5,9 @@
 
 Compiled code computes in int64, where `2**64` overflows (Cuvil's OverflowError, as CPython would keep a big int);
 a literal outside int64 is what lower/big_ints.py gives NumPy's meaning. Only what CPython computes exactly
-and cheaply is folded: `+ - * ** << >> & | ^ // %` and unary `- + ~` of int literals, with results under 2**256;
-anything within int64 throughout stays as written.
+and cheaply is folded: `+ - * ** << >> & | ^ // %`, unary `- + ~` and `int()` of int literals (and `/`, to
+CPython's correctly rounded float), with results under
+2**256 (`2**10` becomes 1024 as well: `10**20 // 10**10` needs both of its sides folded).
 """
 
 from __future__ import annotations
@@ -59,12 +60,26 @@ class IntConstants(cst.CSTTransformer):
                               updated: cst.BinaryOperation) -> cst.BaseExpression:
         op = type(updated.operator)
         left, right = _value(updated.left), _value(updated.right)
+        if op is cst.Divide and left is not None and right:  # CPython's correctly rounded int / int
+            try:
+                return cst.Float(repr(left / right)).with_changes(lpar=updated.lpar, rpar=updated.rpar)
+            except OverflowError:  # "integer division result too large for a float": raised where it runs
+                return updated
         if op not in _OPS or left is None or right is None or not _small_enough(op, left, right):
             return updated
         value = _OPS[op](left, right)
-        if abs(value) >= _LIMIT or (value in _INT64 and left in _INT64 and right in _INT64):
-            return updated  # within int64 throughout: as written
-        return _literal(value, updated)
+        if abs(value) >= _LIMIT:
+            return updated
+        return _literal(value, updated)  # (within int64 too: `10**20 // 10**10` needs both sides folded)
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        """`int(2**63)`: the literal itself."""
+        if isinstance(updated.func, cst.Name) and updated.func.value == "int" and len(updated.args) == 1 \
+                and updated.args[0].keyword is None and not updated.args[0].star:
+            value = _value(updated.args[0].value)
+            if value is not None:
+                return _literal(value, updated)
+        return updated
 
     def leave_UnaryOperation(self, original: cst.UnaryOperation, updated: cst.UnaryOperation) -> cst.BaseExpression:
         operand = _value(updated.expression)
