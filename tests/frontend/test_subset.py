@@ -85,7 +85,7 @@ UNSUPPORTED = [
     ("key lambda inside an expression", """
         def f(x):
             return max(range(3), key=lambda i: x[i]) + 1
-        """, 2, 12, "max(..., key=lambda ...) is supported only as a statement's whole value"),
+        """, 2, 12, "max(..., key=...) is supported only as a statement's whole value"),
     ("key over zip", """
         def f(x, y):
             best = min(zip(x, y), key=lambda p: p[0])

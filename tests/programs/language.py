@@ -363,6 +363,11 @@ def nearest_in_a_stepped_range(x, start, step):
     return min(range(start, len(x), step), key=lambda i: abs(x[i] - target))
 
 
+def largest_magnitude_by_abs(x):
+    m = max(x, key=abs)  # a builtin's name for the key: the first of -3.0 and 3.0
+    return m
+
+
 def row_of_largest_sum(rows):
     total = 0.0
     best = max(rows, key=lambda row: row.sum())

@@ -104,6 +104,7 @@ CASES = {
     language.nested_def_with_statements: st.tuples(farr(), st.floats(-2.0, 2.0)),
     language.argmax_by_key: st.tuples(farr(st.sampled_from([0.0, 1.0, 2.0, np.nan, -np.inf]))),
     language.nearest_in_a_stepped_range: st.tuples(farr(), st.integers(-2, 4), st.integers(-3, 3)),
+    language.largest_magnitude_by_abs: st.tuples(farr(st.sampled_from([1.0, -3.0, 3.0, -0.0, np.nan]))),
     language.row_of_largest_sum: st.tuples(st.tuples(st.integers(0, 4), st.integers(0, 3)).flatmap(
         lambda s: hnp.arrays(np.float64, s, elements=st.sampled_from([0.0, 1.0, 2.0, 3.0])))),
     language.nested_def_with_a_loop: st.tuples(farr()),

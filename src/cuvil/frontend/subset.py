@@ -133,14 +133,15 @@ class _SubsetChecker(Checker):
             self.lambdas.add(id(at))
 
     def check_keys(self, fn: cst.FunctionDef) -> None:
-        """`max(xs, key=lambda v: ...)` and min, which normalize/keyed_extremes.py writes as a loop: a statement's
-        whole value, over an indexable sequence or a range."""
+        """`max(xs, key=lambda v: ...)` (or `key=abs`, a function's name) and min, which
+        normalize/keyed_extremes.py writes as a loop: a statement's whole value, over an indexable sequence or a
+        range."""
         whole = {id(c) for small in _smalls(fn) if (c := keyed_call(small)) is not None}
         for call in _keyed(fn):
             lam = next(a.value for a in call.args if a.keyword is not None and a.keyword.value == "key")
             name = call.func.value  # type: ignore[attr-defined]
             if id(call) not in whole:
-                self.fail(call, f"{name}(..., key=lambda ...) is supported only as a statement's whole value",
+                self.fail(call, f"{name}(..., key=...) is supported only as a statement's whole value",
                           f"assign it first: best = {name}(xs, key=lambda v: ...)")
             positional = [a for a in call.args if a.keyword is None]
             if len(positional) != 1 or positional[0].star or len(call.args) != 2:
@@ -152,7 +153,9 @@ class _SubsetChecker(Checker):
                                                                           "reversed", "iter"):
                 self.fail(iterable, f"{name}(..., key=...) needs a sequence it can index (an array, a list, a "
                                     "range)", "build a list first, or write the loop")
-            params = lam.params  # type: ignore[attr-defined]
+            if not isinstance(lam, cst.Lambda):
+                continue  # a function's name: `max(xs, key=abs)`
+            params = lam.params
             if len(params.params) != 1 or params.star_arg is not cst.MaybeSentinel.DEFAULT \
                     or params.kwonly_params or params.star_kwarg or params.posonly_params \
                     or params.params[0].default is not None:
@@ -248,7 +251,7 @@ def keyed_call(small: cst.BaseSmallStatement) -> cst.Call | None:
     if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in ("max", "min")):
         return None
     keys = [a for a in value.args if a.keyword is not None and a.keyword.value == "key"]
-    return value if keys and isinstance(keys[0].value, cst.Lambda) else None
+    return value if keys and isinstance(keys[0].value, cst.Lambda | cst.Name | cst.Attribute) else None
 
 
 def _smalls(fn: cst.FunctionDef) -> list[cst.BaseSmallStatement]:
@@ -269,8 +272,8 @@ def _keyed(fn: cst.FunctionDef) -> list[cst.Call]:
     class Calls(cst.CSTVisitor):
         def visit_Call(self, node: cst.Call) -> None:
             if isinstance(node.func, cst.Name) and node.func.value in ("max", "min") and any(
-                    a.keyword is not None and a.keyword.value == "key" and isinstance(a.value, cst.Lambda)
-                    for a in node.args):
+                    a.keyword is not None and a.keyword.value == "key"
+                    and isinstance(a.value, cst.Lambda | cst.Name | cst.Attribute) for a in node.args):
                 found.append(node)
 
     walk(fn.body, Calls())

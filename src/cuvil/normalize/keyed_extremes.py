@@ -1,5 +1,6 @@
-"""`max(xs, key=lambda v: ...)` and `min(...)` → the loop CPython runs: the first element whose key is greatest
-(least), keys compared with `>` (`<`) as CPython compares them, ValueError for nothing to choose from.
+"""`max(xs, key=lambda v: ...)` and `min(...)` (or `key=abs`) → the loop CPython runs: the first element whose
+key is greatest (least), keys compared with `>` (`<`) as CPython compares them, ValueError for nothing to choose
+from.
 
     best = max(range(n), key=lambda i: x[i])      →     _n0 = len(range(0, n, 1))
                                                          if _n0 == 0:
@@ -80,7 +81,8 @@ class KeyedExtremes(cst.CSTTransformer):
         fresh, name = self.fresh, call.func.value  # type: ignore[attr-defined]
         iterable = next(a.value for a in call.args if a.keyword is None)
         key = next(a.value for a in call.args if a.keyword is not None and a.keyword.value == "key")
-        assert isinstance(key, cst.Lambda)
+        if not isinstance(key, cst.Lambda):  # `key=abs`: the function called with the element
+            key = cst.Lambda(cst.Parameters([cst.Param(cst.Name("_e"))]), cst.Call(key, [cst.Arg(cst.Name("_e"))]))
         n, v, best, kbest, k, j = (fresh(b) for b in ("_n", "_v", "_best", "_key", "_k", "_j"))
         body = key.body.visit(Rename({key.params.params[0].name.value: v}))
         assert isinstance(body, cst.BaseExpression)
