@@ -103,7 +103,8 @@ def test_every_generated_kernel_compiles_to_ptx_for_cc90(launches):
         sample = {"saxpy": (2.0, np.ones(40), np.ones(40), np.zeros(40)), "row_softmax": (np.ones((4, 8)),
                   np.zeros((4, 8))), "divide": (np.zeros(8, np.int64), -1)}.get(name, (np.ones(40), np.zeros(40)))
         cuvil.jit(fn, target="cuda")(*sample[: fn.__code__.co_argcount])
-    for into, value in ((np.uint64, np.int64(-1)), (np.uint32, np.float32(-1.0))):  # float_as_unsigned's branches
+    for into, value in ((np.uint64, np.int64(-1)), (np.uint32, np.float32(-1.0)),  # float_as_unsigned's
+                        (np.uint8, np.float64(-1.0))):  # three branches
         cuvil.jit(test_kernels.accumulate, target="cuda")(np.zeros(40, into), np.full(40, value))
     halves = np.ones(40, np.float16)
     for precision in (None, "fp16"):  # half precision: bits in, float32 values, rounding (runtime/half.py)

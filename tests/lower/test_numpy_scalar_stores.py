@@ -57,18 +57,24 @@ def test_the_values_at_each_limit(target, value):
         assert_like_numpy(fn, np.zeros(n, target), np.full(n, value))
 
 
-@pytest.mark.parametrize("value", [np.int64(2**53 + 1), np.int64(-5), np.int8(-2), np.float64(-2.0),
-                                   np.float32(-3e9), np.float64(2.0**63 + 4096), np.float64(np.nan)])
-@pytest.mark.parametrize("target", ["uint64", "uint32"])
-@pytest.mark.parametrize("form", ["update", "element", "product"])
-def test_an_unsigned_element_updated_by_a_signed_one_is_numpys(form, target, value):
+EDGES = {  # per source dtype, values an unsigned store may not hold, in one array (one compile per pair)
+    "int64": [2**53 + 1, -5, 2**63 - 1, -2**63, 300], "int8": [-2, -128, 127],
+    "float64": [-2.0, 2.0**63 + 4096, np.nan, np.inf, -2.0**31, 2.0**31, 4294967296.5],
+    "float32": [-3e9, 3e9, -1.5, 1e20], "float16": [-2.0, 1000.0, -65504.0, np.nan]}
+
+
+@pytest.mark.parametrize("source", EDGES)
+@pytest.mark.parametrize("target", ["uint64", "uint32", "uint16", "uint8"])
+@pytest.mark.parametrize("form", ["update", "product"])
+def test_an_unsigned_element_updated_by_a_signed_one_is_numpys(form, target, source):
     """`a[i] += x[i]`, uint64 and int64 (hypothesis found it in CI): NumPy computes in float64 (2**53 + 1 becomes
-    2**53) and stores the float by its C cast (-5.0 wraps to 2**64 - 5 on x86), where Numba kept integers and
-    saturated a negative float to 2**64 - 1."""
+    2**53) and stores the float by its C cast (-5.0 wraps to 2**64 - 5 on x86; what int32 cannot hold is 0 in
+    uint8 and uint16), where Numba kept integers and saturated (2**64 - 1, 255)."""
     fn = jitted(FORMS[form])
-    for n in (1, 1, 2):
+    x = np.array(EDGES[source], source)
+    for n in (len(x), len(x), len(x) - 1):  # first call, guard hit, guard miss
         with np.errstate(all="ignore"):
-            assert_like_numpy(fn, np.zeros(n, target), np.full(n, value))
+            assert_like_numpy(fn, np.zeros(n, target), x[:n])
 
 
 @pytest.mark.parametrize(("target", "value"), [

@@ -58,14 +58,16 @@ def numpy_fit(kind: Type, dtype: str) -> str | None:
     """The conversion a NumPy scalar of `kind` stored into a signed integer `dtype` goes through, or None: NumPy's
     setitem takes it as a Python int (a float truncated) and refuses what the dtype cannot hold, where Numba
     wraps (`int8_array[0] = int64_array[0]` of 300: OverflowError). Unsigned arrays take any integer modulo
-    their size, as Numba's cast does, and a float by the C cast, which Numba's differs from for uint32 and
-    uint64 (runtime/elementwise.float_as_unsigned)."""
-    if not isinstance(kind, Scalar) or kind.weak or kind.dtype in ("bool", "float16", "bfloat16") \
+    their size, as Numba's cast does, and a float by the C cast, which Numba's differs from where the value
+    does not fit (runtime/elementwise.float_as_unsigned)."""
+    if not isinstance(kind, Scalar) or kind.weak or kind.dtype in ("bool", "bfloat16") \
             or np.dtype(dtype).kind not in "iu" or np.dtype(kind.dtype).kind not in "iuf" \
             or np.can_cast(kind.dtype, dtype, "safe"):
         return None
     if np.dtype(dtype).kind == "u":
-        return "float_as_unsigned" if dtype in ("uint32", "uint64") and np.dtype(kind.dtype).kind == "f" else None
+        return "float_as_unsigned" if np.dtype(kind.dtype).kind == "f" else None
+    if kind.dtype == "float16":
+        return None
     return "python_float_as" if np.dtype(kind.dtype).kind == "f" else "numpy_int_as"
 
 

@@ -130,6 +130,10 @@ def float_as_unsigned(value, dtype):  # the host NumPy's C cast (runtime/element
     if not _C_CAST_WRAPS:
         return dtype(value)
     v = np.float64(value)
+    if dtype(np.uint64(65536)) == 0:  # uint8, uint16: the low bits of the int32 conversion
+        if -2147483648.0 <= v < 2147483648.0:
+            return dtype(np.int32(v))
+        return dtype(0)
     if dtype(np.uint64(4294967296)) == 0:  # uint32: the low half of the int64 conversion
         return dtype(np.uint64(_x86_int64(v)) & np.uint64(0xFFFFFFFF))
     if v >= 9.223372036854775808e18:

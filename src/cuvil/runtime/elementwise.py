@@ -95,9 +95,10 @@ def python_float_as(value, dtype, at=0):
 
 
 def float_as_unsigned(value, dtype):
-    """A NumPy float stored into a uint32 or uint64 array: NumPy's C cast, which for a value the dtype cannot
+    """A NumPy float stored into an unsigned integer array: NumPy's C cast, which for a value the dtype cannot
     hold (NumPy warns "invalid value encountered in cast") is whatever the machine's conversion gives. On x86
-    that wraps a negative value (-2.0 stores 2**64 - 2), where Numba's AVX-512 conversion saturates (2**64 - 1)."""
+    that wraps a negative value (-2.0 stores 2**64 - 2; into uint8, 254) and gives 0 for what int32 (uint8, uint16)
+    or int64 cannot hold, where Numba's AVX-512 conversion saturates (2**64 - 1, 255)."""
     with np.errstate(invalid="ignore"):
         return np.array(value).astype(dtype)[()]
 
@@ -446,7 +447,16 @@ def _float_as_unsigned(value, dtype):
             return np.uint64(_x86_int64(v))
 
         return unsigned64
+    if target.itemsize < 4:  # uint8, uint16: the low bits of the int32 conversion (cvttsd2si to 32 bits)
+        return lambda value, dtype: dtype(_x86_int32(np.float64(value)))
     return lambda value, dtype: dtype(np.uint64(_x86_int64(np.float64(value))) & np.uint64(0xFFFFFFFF))
+
+
+@register_jitable
+def _x86_int32(v):
+    if -2147483648.0 <= v < 2147483648.0:
+        return np.int32(v)
+    return np.int32(-2147483648)
 
 
 @register_jitable
