@@ -430,6 +430,16 @@ def count_with_get(x):
     return len(counts), most, counts.get(1.0, -1)
 
 
+def totals_with_an_int_default(x, m):
+    totals = {}
+    for i in range(len(x)):
+        totals[i % m] = totals.get(i % m, 0) + x[i]  # the default an int, the stores floats: float values
+    half = {}
+    for v in x:
+        half[v] = half.get(v, 0) + 0.5
+    return totals.get(0, -1.0), half.get(1.0, -1.0), len(half)
+
+
 def sums_by_remainder(x, m):
     sums = dict()
     for i in range(len(x)):

@@ -112,6 +112,7 @@ CASES = {
     language.check_mask: st.tuples(st.integers(0, 6).flatmap(lambda n: hnp.arrays(bool, (n, 4)))),
     language.count_with_get: st.tuples(farr(st.sampled_from([0.0, 1.0, 2.0, -1.0]))),
     language.sums_by_remainder: st.tuples(farr(), st.integers(1, 4)),
+    language.totals_with_an_int_default: st.tuples(farr(st.sampled_from([0.0, 1.0, 2.5])), st.integers(1, 4)),
     language.histogram_dict: st.tuples(farr(st.sampled_from([0.0, 1.0, 2.0, 3.5, -1.0]))),
     language.squares_by_index: st.tuples(st.integers(0, 12)),
     language.distinct_sorted: st.tuples(farr(st.sampled_from([0.0, 1.0, 2.0, 3.0, 7.0]))),

@@ -19,7 +19,7 @@ import libcst as cst
 import numpy as np
 
 from ..analysis.type_rules import Types
-from ..analysis.types import Opaque, Scalar, Type
+from ..analysis.types import UNKNOWN, Opaque, Scalar, Type
 from ..frontend.containers import containers
 from ..frontend.walk import walk
 
@@ -96,6 +96,30 @@ def _common(types: list[Type]) -> str | None:
     return None if dtype in ("float16", "bfloat16") else _NUMBA_NAMES.get(dtype, dtype)
 
 
+_PLACEHOLDERS = {"int64": cst.Integer("0"), "float64": cst.Float("0.0"), "boolean": cst.Name("False")}
+
+
+class _Reads(cst.CSTTransformer):
+    """A store's value with each read of the dict `name` (`name.get(...)`, `name[k]`) replaced by a value of
+    the type the dict is taken to hold."""
+
+    def __init__(self, name: str, stand_in: cst.BaseExpression):
+        super().__init__()
+        self.name, self.stand_in = name, stand_in
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        func = original.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "get" and isinstance(func.value, cst.Name) \
+                and func.value.value == self.name:
+            return self.stand_in.deep_clone()
+        return updated
+
+    def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
+        if isinstance(original.value, cst.Name) and original.value.value == self.name:
+            return self.stand_in.deep_clone()
+        return updated
+
+
 class TypedDicts(cst.CSTTransformer):
     def __init__(self, types: Types, intrinsic: Callable[[str, str], str]):
         super().__init__()
@@ -109,9 +133,27 @@ class TypedDicts(cst.CSTTransformer):
         walk(node.body, uses)
         for name in uses.names:
             key = _common([self.types.of(k) for k in uses.keys[name]])
-            value = _common([self.types.of(v) for v in uses.values[name]])
+            value = self._value_type(name, uses.values[name])
             if key is not None and value is not None:
                 self.made[name] = (key, value)
+
+    def _value_type(self, name: str, values: list[cst.BaseExpression]) -> str | None:
+        """The stores' and defaults' common type, the stores that read the dict (`d.get(k, 0) + 1.0`) typed
+        with that type in place of the read, again until it holds (an int default with float stores: float)."""
+        types = [self.types.of(v) for v in values]
+        reading = [v for v, t in zip(values, types) if t == UNKNOWN]
+        known = [t for t in types if t != UNKNOWN]
+        common = _common(known)
+        for _ in range(3):
+            stand_in = _PLACEHOLDERS.get(common or "")
+            if stand_in is None:
+                return common
+            more = [self.types.of(v.visit(_Reads(name, stand_in))) for v in reading]  # type: ignore[arg-type]
+            widened = _common(known + [t for t in more if t != UNKNOWN])
+            if widened == common:
+                return common
+            common = widened
+        return common
 
     def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
         if len(original.targets) != 1 or not isinstance(original.targets[0].target, cst.Name):
