@@ -212,6 +212,10 @@ class Rules(NumpyRules):
                     return FLOAT
                 return self.types.globals.get(f"{node.value.value}.{name}", UNKNOWN)
         owner = self.of(node.value)
+        if isinstance(owner, Scalar) and name in ("real", "imag") and owner.dtype not in ("float16", "bfloat16"):
+            # x[0].real: a NumPy scalar's part, in the part's dtype (float32 of a complex64; an int's own type);
+            # a Python number's is a Python number
+            return Scalar(np.dtype(np.empty(0, owner.dtype).real.dtype).name, owner.weak)
         if not isinstance(owner, Array):
             return UNKNOWN
         if name == "shape":

@@ -33,14 +33,15 @@ def _is_print(node: cst.CSTNode) -> bool:
     return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "print"
 
 
-def wanted(fn: cst.FunctionDef) -> bool:
-    """Whether `fn` prints anything or makes text (else it needs no typing)."""
+def wanted(fn: cst.FunctionDef, texts: bool = False) -> bool:
+    """Whether `fn` prints anything (`texts`: makes text with str, repr or format); else it needs no typing."""
+    names = _TEXTS if texts else ("print",)
 
     class Find(cst.CSTVisitor):
         found = False
 
         def visit_Call(self, node: cst.Call) -> None:
-            self.found = self.found or isinstance(node.func, cst.Name) and node.func.value in ("print", *_TEXTS)
+            self.found = self.found or isinstance(node.func, cst.Name) and node.func.value in names
 
     finder = Find()
     walk(fn.body, finder)
@@ -48,14 +49,17 @@ def wanted(fn: cst.FunctionDef) -> bool:
 
 
 class Prints(cst.CSTTransformer):
-    def __init__(self, types: Types, intrinsic: Intrinsic):
+    """`texts`: str, repr and format, rewritten on the function as the user wrote it (a later pass makes
+    `float(v)` an `np.float64(v)`, whose repr is NumPy's); otherwise print, after the lowering."""
+
+    def __init__(self, types: Types, intrinsic: Intrinsic, texts: bool = False):
         super().__init__()
-        self.types, self.intrinsic = types, intrinsic
+        self.types, self.intrinsic, self.texts = types, intrinsic, texts
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if isinstance(original.func, cst.Name) and original.func.value in _TEXTS:
-            return self._text(original, updated)
-        if not _is_print(original):
+            return self._text(original, updated) if self.texts else updated
+        if not _is_print(original) or self.texts:
             return updated
         args = []
         for before, arg in zip(original.args, updated.args):

@@ -145,6 +145,13 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
             functions[entry] = functions[entry].visit(SeveralReturns(  # type: ignore[assignment]
                 functions[entry], typed[entry], numpy()))
             typed = types_of(program.globals(), thorough=True)
+    if options.target == "cpu" and any(prints.wanted(fn, texts=True) for fn in functions.values()):
+        with stage("codegen"):  # str(x), f-strings: Python's text, by the types as the user wrote them
+            for name, types in typed.items():
+                functions[name] = cst.ensure_type(functions[name].visit(prints.Prints(types, intrinsic, True)),
+                                                  cst.FunctionDef)
+        with stage("analyze"):
+            typed = types_of(program.globals(), thorough=True)
     whole: list[str] = []  # the loops over rows computed over whole arrays, for cuvil.explain
     direct: set[int] = set()  # their stores into `out` that need no temporary (Lowering.direct)
     if options.target == "cpu" and not halves and not as_written \
@@ -212,7 +219,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
     if any(dicts.wanted(fn) for fn in functions.values()):  # `d = {}` read by `d.get(k, 0)`: built typed
         rewrite_each(lambda types: dicts.TypedDicts(types, intrinsic))
         globals = program.globals()
-    if options.target == "cpu" and any(prints.wanted(fn) for fn in functions.values()):  # and str(), format()
+    if options.target == "cpu" and any(prints.wanted(fn) for fn in functions.values()):
         rewrite_each(lambda types: prints.Prints(types, intrinsic))  # np.float32(0.1) prints as 0.1
         globals = program.globals()
     overflow = functools.partial(OverflowChecks, boundscheck=options.boundscheck, speculate=options.target == "cpu",
