@@ -141,3 +141,12 @@ def test_the_text_of_a_converted_or_a_part_is_its_types(value, dtype):
     fn = jitted(f"def f(x):\n    v = {value}\n    return str(v) + ' ' + repr(v) + ' ' + f'{{v}}'\n")
     for x in (np.array([1.1], dtype) if dtype != "int16" else np.array([-3], dtype),) * 2:
         assert fn(x) == fn.py_func(x)
+
+
+@pytest.mark.parametrize("form", ["'{} of {:.2f} {!r} {k}'.format(n, x[0], x[1], k=len(x))",
+                                  "'{0}-{1}-{0}'.format(x[0], n)", "'{:>8}|{:x}|{{}}'.format('ab', n)"])
+def test_str_format_of_a_literal_is_pythons(form):
+    fn = jitted(f"def f(x, n):\n    return {form}\n")
+    for x, n in ((np.array([1.5, 2.0], np.float32), 3), (np.array([1.5, 2.0], np.float32), 255),
+                 (np.array([-0.0, np.nan]), 3)):
+        assert fn(x, n) == fn.py_func(x, n)

@@ -11,6 +11,10 @@ from cuvil.runtime.mistakes import kind, words
 
 NO_IMPLEMENTATION = "No implementation of function {} found for signature: {}"
 CASES = [  # (Numba's first sentence, Python's words, class)
+    ("Unknown attribute 'format' of type Literal[str]({0}-{1}-{0})", "str.format() with these fields or arguments "
+     "is not supported in compiled code: write an f-string (f'{a}-{b:.2f}')", cuvil.CuvilTypeError),
+    (NO_IMPLEMENTATION.format("mod", "mod(unicode_type, int64)"), "'%' formatting of a string is not supported in "
+     "compiled code: write an f-string (f'{n:d} items')", cuvil.CuvilTypeError),
     (NO_IMPLEMENTATION.format("impl_get", "impl_get(DictType[undefined,undefined]<iv=None>, int64, float64)"),
      "compiled code cannot tell the key and value types of an empty dict read before anything is stored in it: "
      "give its key a variable of its own (one type), or store a first value before the loop", cuvil.CuvilTypeError),

@@ -64,10 +64,23 @@ def _literal(numba_type: str) -> str | None:
     return found.group(1) if found else None
 
 
+_STR_ATTRIBUTE = re.compile(r"Unknown attribute '(\w+)' of type (?:Literal\[str\]|unicode_type)")
+
+
+def _str_method(line: str) -> str | None:
+    """`"{0}-{0}".format(f(x))` that normalize/fstrings.py could not write as an f-string: a refusal in words,
+    not Numba's "Unknown attribute 'format' of type Literal[str]"."""
+    found = _STR_ATTRIBUTE.search(line)
+    if found is None or found.group(1) != "format":
+        return None  # another method Python's strings have: Numba's words say it lacks it
+    return ("str.format() with these fields or arguments is not supported in compiled code: write an f-string "
+            "(f'{a}-{b:.2f}')")
+
+
 def words(summary: str) -> str:
     """Python's words for `summary` (the sentences diagnose.py kept of Numba's message), or `summary`."""
     first = summary.splitlines()[0] if summary else ""
-    said = _call(first) or _invalid_use(first) or _number_attribute(first)
+    said = _call(first) or _invalid_use(first) or _number_attribute(first) or _str_method(first)
     if said is None and first == "tuple index out of range":
         said = first
     return said or summary
@@ -164,6 +177,8 @@ def _operator(function: str, types: list[str | None]) -> str | None:
         return None
     if symbol in ("+", "+=") and types[0] == "str":
         return f'can only concatenate str (not "{types[1]}") to str'
+    if symbol == "%" and types[0] == "str":  # Python formats; compiled code has no printf-style formatting
+        return "'%' formatting of a string is not supported in compiled code: write an f-string (f'{n:d} items')"
     return f"unsupported operand type(s) for {symbol}: '{types[0]}' and '{types[1]}'"
 
 
