@@ -59,7 +59,7 @@ def test_the_text_of_a_python_float_is_pythons(field, v):
 
 
 @pytest.mark.parametrize("form", ["str(x)", "repr(x)", "f'{x}'", "f'{x!r}'", "f'{x.shape}'", "repr(x.shape)",
-                                  "format(x, '')", "str((x[0], len(x)))"])
+                                  "format(x, '')", "str((x[0], len(x)))", "str(x.dtype) + repr(x.dtype)"])
 @pytest.mark.parametrize("dtype", ["float64", "float32", "int32", "bool"])
 def test_the_text_of_an_array_or_a_tuple_is_pythons(form, dtype):
     fn = jitted(f"def f(x):\n    return {form}\n")
@@ -150,3 +150,18 @@ def test_str_format_of_a_literal_is_pythons(form):
     for x, n in ((np.array([1.5, 2.0], np.float32), 3), (np.array([1.5, 2.0], np.float32), 255),
                  (np.array([-0.0, np.nan]), 3)):
         assert fn(x, n) == fn.py_func(x, n)
+
+
+@pytest.mark.parametrize("form", ["str((x[0], len(x)))", "str(x.dtype) + repr(x.dtype)", "f'{x[0]!r} {x.shape}'"])
+def test_the_text_of_a_half_element_and_dtype_is_pythons(form):
+    """A float16 array is held as its bits (uint16): its dtype's text is the user's, decided when compiling;
+    its elements' text is a float16's; its whole text is refused (below)."""
+    fn = jitted(f"def f(x):\n    return {form}\n")
+    for x in (np.array([0.1, 2.0], np.float16),) * 2:
+        assert fn(x) == fn.py_func(x)
+
+
+@pytest.mark.parametrize("form", ["str(x)", "f'{x!r}'"])
+def test_the_whole_text_of_a_half_array_is_refused_in_words(form):
+    with pytest.raises(cuvil.CuvilTypeError, match="on a float16 array: compiled code holds half arrays as their"):
+        jitted(f"def f(x):\n    return {form}\n")(np.zeros(2, np.float16))

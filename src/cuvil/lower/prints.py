@@ -82,6 +82,9 @@ class Prints(cst.CSTTransformer):
         t = self.types.of(original.args[0].value)
         value = updated.args[0].value
         spec = updated.args[1].value if len(updated.args) > 1 else cst.SimpleString("''")
+        dtype = _dtype_of(original.args[0].value, self.types)
+        if dtype is not None and (name != "format" or _empty(spec)):  # `str(x.dtype)`: known when compiling (a
+            return cst.SimpleString(repr(repr(np.dtype(dtype)) if name == "repr" else dtype))  # half's is bits)
         if isinstance(t, Scalar) and t.dtype not in ("bfloat16",):
             kind = np.dtype(t.dtype).kind
             if name == "str" and kind not in "fc" or name == "format" and kind in "iub" and _empty(spec):
@@ -95,7 +98,7 @@ class Prints(cst.CSTTransformer):
         if isinstance(t, Opaque) and t.what == "str" and (name == "str" or name == "format" and _empty(spec)):
             return value  # a string's own text
         if isinstance(t, Array) and t.dtype in ("float16", "bfloat16") or isinstance(t, Tuple) and any(
-                isinstance(e, Scalar | Array) and e.dtype in ("float16", "bfloat16") for e in t.items):
+                isinstance(e, Array) and e.dtype in ("float16", "bfloat16") for e in t.items):
             return updated  # a half array is held as its bits: its text is refused where Numba types the call
         items = _items(updated.args[0].value, t)
         if items is not None and (name != "format" or _empty(spec)):  # `(x[0], n)`: each item's repr, by its type
@@ -136,3 +139,11 @@ def _items(node: cst.BaseExpression, t: object) -> list[cst.BaseExpression] | No
 
 def _between(items: list[cst.BaseExpression], separator: cst.BaseExpression) -> list[cst.BaseExpression]:
     return [x for k, item in enumerate(items) for x in ([separator] if k else []) + [item]]
+
+
+def _dtype_of(node: cst.BaseExpression, types: Types) -> str | None:
+    """The dtype `x.dtype` names, for an array `x` whose dtype the analysis knows."""
+    if not (isinstance(node, cst.Attribute) and node.attr.value == "dtype"):
+        return None
+    owner = types.of(node.value)
+    return owner.dtype if isinstance(owner, Array) else None
