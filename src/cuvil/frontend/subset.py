@@ -9,6 +9,7 @@ from __future__ import annotations
 import libcst as cst
 
 from .containers import containers
+from .keyed import check_keys
 from .nested_defs import check_nested_def, is_nested_def
 from .parse import Checker, Parsed
 from .walk import walk
@@ -75,7 +76,7 @@ class _SubsetChecker(Checker):
         # Decorators and annotations are not compiled; only defaults and the body are.
         self.sets = {name for name, kind in containers(fn).items() if kind == "set"}
         self.check_lambdas(fn)
-        self.check_keys(fn)
+        self.lambdas |= check_keys(fn, self.fail)
         for param in (*fn.params.posonly_params, *fn.params.params):
             if param.default is not None:
                 walk(param.default, self)
@@ -131,36 +132,6 @@ class _SubsetChecker(Checker):
                         self.fail(arg, "an argument with a call, or one the lambda never reads, must be a name or a "
                                        "literal", "assign it to a variable first")
             self.lambdas.add(id(at))
-
-    def check_keys(self, fn: cst.FunctionDef) -> None:
-        """`max(xs, key=lambda v: ...)` (or `key=abs`, a function's name) and min, which
-        normalize/keyed_extremes.py writes as a loop: a statement's whole value, over an indexable sequence or a
-        range."""
-        whole = {id(c) for small in _smalls(fn) if (c := keyed_call(small)) is not None}
-        for call in _keyed(fn):
-            lam = next(a.value for a in call.args if a.keyword is not None and a.keyword.value == "key")
-            name = call.func.value  # type: ignore[attr-defined]
-            if id(call) not in whole:
-                self.fail(call, f"{name}(..., key=...) is supported only as a statement's whole value",
-                          f"assign it first: best = {name}(xs, key=lambda v: ...)")
-            positional = [a for a in call.args if a.keyword is None]
-            if len(positional) != 1 or positional[0].star or len(call.args) != 2:
-                self.fail(call, f"{name}(..., key=...) takes one iterable and no other keyword here",
-                          "pass the sequence alone: max(xs, key=lambda v: ...)")
-            iterable = positional[0].value
-            if isinstance(iterable, cst.GeneratorExp) or isinstance(iterable, cst.Call) and isinstance(
-                    iterable.func, cst.Name) and iterable.func.value in ("zip", "enumerate", "map", "filter",
-                                                                          "reversed", "iter"):
-                self.fail(iterable, f"{name}(..., key=...) needs a sequence it can index (an array, a list, a "
-                                    "range)", "build a list first, or write the loop")
-            if not isinstance(lam, cst.Lambda):
-                continue  # a function's name: `max(xs, key=abs)`
-            params = lam.params
-            if len(params.params) != 1 or params.star_arg is not cst.MaybeSentinel.DEFAULT \
-                    or params.kwonly_params or params.star_kwarg or params.posonly_params \
-                    or params.params[0].default is not None:
-                self.fail(lam, "a key function takes one plain parameter", "write key=lambda v: ...")
-            self.lambdas.add(id(lam))
 
     def check_signature(self, fn: cst.FunctionDef) -> None:
         if fn.asynchronous is not None:
@@ -243,41 +214,6 @@ class _SubsetChecker(Checker):
                     "a chained comparison cannot call a function in its middle operand",
                     "assign the value to a variable first",
                 )
-
-
-def keyed_call(small: cst.BaseSmallStatement) -> cst.Call | None:
-    """`max(xs, key=lambda v: ...)` (or min) as the whole value of this statement, or None."""
-    value = small.value if isinstance(small, cst.Assign | cst.AugAssign | cst.Return | cst.Expr) else None
-    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in ("max", "min")):
-        return None
-    keys = [a for a in value.args if a.keyword is not None and a.keyword.value == "key"]
-    return value if keys and isinstance(keys[0].value, cst.Lambda | cst.Name | cst.Attribute) else None
-
-
-def _smalls(fn: cst.FunctionDef) -> list[cst.BaseSmallStatement]:
-    found: list[cst.BaseSmallStatement] = []
-
-    class Lines(cst.CSTVisitor):
-        def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
-            found.extend(node.body)
-
-    walk(fn.body, Lines())
-    return found
-
-
-def _keyed(fn: cst.FunctionDef) -> list[cst.Call]:
-    """Every call of max or min with a lambda for its key."""
-    found: list[cst.Call] = []
-
-    class Calls(cst.CSTVisitor):
-        def visit_Call(self, node: cst.Call) -> None:
-            if isinstance(node.func, cst.Name) and node.func.value in ("max", "min") and any(
-                    a.keyword is not None and a.keyword.value == "key"
-                    and isinstance(a.value, cst.Lambda | cst.Name | cst.Attribute) for a in node.args):
-                found.append(node)
-
-    walk(fn.body, Calls())
-    return found
 
 
 def lambda_assignment(stmt: cst.BaseStatement) -> tuple[str, cst.Lambda] | None:

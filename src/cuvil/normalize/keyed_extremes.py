@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ..frontend.subset import keyed_call
+from ..frontend.keyed import keyed_call
 from .names import Fresh, Rename, all_names
 from .origins import origin_of, with_origin
 
