@@ -91,3 +91,17 @@ def pytest_unconfigure(config):
     for path, pid in _made:
         if pid == os.getpid():
             shutil.rmtree(path, ignore_errors=True)
+
+
+if os.environ.get("CUVIL_TEST_COMPILES"):  # where the suite's time goes: every compile, by the test that caused it
+    from cuvil.runtime import events as _events
+
+    _record = _events.record
+
+    def _recording(fn, event, guard):
+        _record(fn, event, guard)
+        test = os.environ.get("PYTEST_CURRENT_TEST", "?").rsplit(" ", 1)[0]
+        with open(f"{os.environ['CUVIL_TEST_COMPILES']}.{os.getpid()}", "a") as out:
+            out.write(f"{test}\t{event.cache}\t{event.total:.3f}\t{event.function}{event.signature}\n")
+
+    _events.record = _recording

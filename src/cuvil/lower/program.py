@@ -33,7 +33,7 @@ from ..frontend.walk import walk
 from ..normalize.names import Fresh, all_names, assigned_names
 from ..normalize.origins import origin_of
 from ..options import Options
-from . import big_ints, dicts, library_raises, masks, prints, row_loops, sequences
+from . import big_ints, dicts, int_or_float, library_raises, masks, prints, row_loops, sequences
 from . import precision as half
 from .arrays import Lowering
 from .blocks import lower_arrays
@@ -139,6 +139,14 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
         halves = any(_holds_half(functions[name], types) for name, types in typed.items())
         if halves:
             _refuse_untyped(functions, typed, entry, as_written, program.filenames)
+        if options.target == "cpu" and not halves:  # an int or a float: shown and returned as Python would
+            rewrites = {name: int_or_float.wanted(functions[name], types, name == entry)
+                        for name, types in typed.items()}
+            for name, rewrite in rewrites.items():
+                if rewrite is not None:
+                    functions[name] = cst.ensure_type(functions[name].visit(rewrite), cst.FunctionDef)
+            if any(rewrites.values()):
+                typed = types_of(program.globals(), thorough=True)
         returns = options.target == "cpu" and not halves and entry in typed and \
             kinds(functions[entry], typed[entry]) is not None
         if returns:  # numbers of several types returned: each as Python would (lower/returns.py)

@@ -31,12 +31,12 @@ MARK = "CUVIL_SEVERAL_RETURNS"  # the generated module's flag for runtime/adapte
 _ZEROS = {"bool": "False", "int64": "0", "float64": "0.0", "complex128": "0j"}
 
 
-def _boxed(t: Type) -> str | None:
+def boxed(t: Type) -> str | None:
     """The type a returned number has in Python: Python's own for weak numbers and for the NumPy types Numba
     boxes as Python's (int64, float64, complex128), else the NumPy type's name; a tuple of numbers, its items'
     (`(int, float)`); None for anything else."""
     if isinstance(t, Tuple):
-        items = [_boxed(item) for item in t.items]
+        items = [boxed(item) for item in t.items]
         if not items or None in items:
             return None
         return "(" + ", ".join(items) + ",)"  # type: ignore[arg-type]
@@ -95,11 +95,11 @@ def kinds(fn: cst.FunctionDef, types: Types) -> list[str] | None:
         t = types.of(value)
         if t == NONE:
             continue
-        boxed = _boxed(t)
-        if boxed is None:
+        kind = boxed(t)
+        if kind is None:
             return None
-        if boxed not in found:
-            found.append(boxed)
+        if kind not in found:
+            found.append(kind)
     return found if len(found) > 1 else None
 
 
@@ -139,7 +139,7 @@ class SeveralReturns(cst.CSTTransformer):
 
     def _differ(self, value: cst.BaseExpression) -> bool:
         """Whether the values `value` may take have different types in Python."""
-        return len({_boxed(self.types.of(v)) for v in _arms(value)}) > 1
+        return len({boxed(self.types.of(v)) for v in _arms(value)}) > 1
 
     def _chain(self, value: cst.BaseExpression, origin: int | None, truth: str) -> list[cst.BaseStatement]:
         """`x and y`, `x or y` (nested too) as Python evaluates them: each operand once, left to right, stored
@@ -168,7 +168,7 @@ class SeveralReturns(cst.CSTTransformer):
             return [with_origin(cst.If(test, cst.IndentedBlock(self._store(value.body, origin)), orelse), origin)]
         if isinstance(value, cst.BooleanOperation) and self._differ(value):
             return self._chain(value, origin, self.fresh(f"{self.name or '_rv'}_true"))
-        kind = _boxed(self.types.of(value))
+        kind = boxed(self.types.of(value))
         if kind is None:  # the `None` placeholder: a tag no slot has
             return [_line(self.which, cst.UnaryOperation(cst.Minus(), cst.Integer("1")), origin)]
         k = self.kinds.index(kind)
