@@ -64,6 +64,7 @@ _NONNEGATIVE_CALLS = frozenset({"len"})
 _BOUNDS = "cuvil.runtime.checks.index"
 _FITS = "cuvil.runtime.library_checks.fits_into"
 _DIMS = "cuvil.runtime.library_checks.nonnegative_dims"  # lower/library_raises.py: `view = value` broadcasts
+SECOND = "__b__"  # a Check's `unchecked`: the checking call's second argument as it stands
 _INT_MESSAGE = ("int64 overflow: Python would give an int wider than 64 bits here; compute in float, or pass "
                 "overflow=\"wrap\" to cuvil.jit for Numba's wrap-around")  # runtime/pyint.py's MESSAGE
 
@@ -106,7 +107,7 @@ class _Checks:
         (bounds, int, math) may appear: its own check comes first in the chain, so it cannot raise here."""
         for call in calls_in(node):
             effect = self.calls.effect(call)
-            checked = effect.raises in ("int", "domain", "division") or (effect.name == _BOUNDS)
+            checked = effect.raises in ("int", "domain", "division", "span") or (effect.name == _BOUNDS)
             if effect.writes or (effect.raises and not checked) or effect.ordered:
                 raise Opaque(f"{what} calls {effect.name}")
 
@@ -189,6 +190,16 @@ class _Checks:
             test = node.with_changes(args=[*positional, cst.Arg(cst.Name("True"))])  # add(a, b, True): overflows?
             self.found.append(Check(_and(guard, test), "OverflowError", _INT_MESSAGE, self.line, None, node,
                                     unchecked.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])))
+            return
+        if effect.raises == "span" and len(positional) == 2:  # runtime/pyint.range_stop: a range's stop
+            start, stop = (a.value for a in positional)
+            self.pure(start, "a range's start")
+            self.pure(stop, "a range's stop")
+            names = {"a": "__a__", "b": "__b__"}
+            wide = _put(cst.parse_expression(library.SPANS[effect.name.rsplit(".", 1)[1]].format(**names)),
+                        {"__a__": _paren(start), "__b__": _paren(stop)})
+            self.found.append(Check(_and(guard, wide), "OverflowError", library.SPAN_MESSAGE, self.line, None, node,
+                                    cst.Name(SECOND)))  # once tested, range_stop(a, b) is its b
             return
         if effect.raises == "division" and len(positional) == 2:  # runtime/pyint.py: CPython's ZeroDivisionError
             message, plain = library.DIVISIONS[effect.name.rsplit(".", 1)[1]]

@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 import libcst as cst
 
 from ..cfg.dependence import LoopDecision
-from ..cfg.raising import Check
+from ..cfg.raising import SECOND, Check
 from ..frontend.walk import walk
 from ..normalize.names import Fresh, Rename, assigned_names
 from ..normalize.origins import origin_of, with_origin
@@ -369,6 +369,8 @@ class _Unchecked(cst.CSTTransformer):
             return found.with_changes(left=args[0], right=args[1])
         if isinstance(found, cst.UnaryOperation):
             return found.with_changes(expression=args[0])
+        if isinstance(found, cst.Name) and found.value == SECOND:  # range_stop(a, b): b
+            return args[1]
         return updated
 
 

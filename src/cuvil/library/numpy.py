@@ -51,6 +51,7 @@ RAISES = {
     "int": "Python int arithmetic whose result does not fit in int64 raises OverflowError (OVERFLOWS)",
     "dims": "a dim that may be negative raises ValueError",
     "division": "a Python number's division by zero raises ZeroDivisionError (DIVISIONS)",
+    "span": "a range whose stop - start does not fit in int64 raises OverflowError (SPANS)",
     "opaque": "may raise in ways Cuvil cannot test before the call",
 }
 
@@ -70,6 +71,12 @@ def shown(name: str) -> str:
 # Python's int arithmetic on int64 (runtime/pyint.py: `add(a, b, True)` tests for overflow): the operation
 # without its check, once the test is known false.
 OVERFLOWS = {"add": "{a} + {b}", "sub": "{a} - {b}", "mul": "{a} * {b}", "neg": "-{a}"}
+
+# `range(a, b, ...)` over a span beyond int64, which Numba counts wrapped (runtime/pyint.range_stop): the
+# condition (no arithmetic in it can wrap), CPython's count being what compiled code cannot hold.
+SPAN_MESSAGE = ("range() holds more integers than int64 can count: compiled code counts a loop's iterations in "
+                "int64 (Python does not); split the range in two")
+SPANS = {"range_stop": "{a} < 0 and {b} > 9223372036854775807 + {a} or {b} < 0 and {a} > 9223372036854775807 + {b}"}
 
 # `//`, `%`, `/` and divmod() of Python numbers (runtime/pyint.py, lower/zerodivision.py): CPython's
 # ZeroDivisionError message (Python 3.11) when the divisor is 0, and the operation when it is not; `py_float_*`
@@ -117,7 +124,7 @@ LOCATED = frozenset({"cuvil.runtime.checks.index", "cuvil.runtime.checks.list_in
                      *(f"cuvil.runtime.pyint.{n}" for n in (*OVERFLOWS, "arm_checked", "power", "lshift", "rshift",
                                                             "floordiv",
                                                             "absolute", "to_int", "round_int", "round_int_ndigits",
-                                                            "as_index",
+                                                            "as_index", "range_stop",
                                                             *DIVISIONS))})
 
 UNKNOWN = Entry("<unknown>", writes=("*",), views=("*",), raises="opaque", ordered=True)
@@ -300,6 +307,7 @@ _TABLE: dict[str, Entry] = {
     **_entries(" ".join(f"cuvil.runtime.pyint.{n}" for n in ("power lshift floordiv absolute to_int "
                                                              "round_int round_int_ndigits as_index").split()),
                raises="opaque"),
+    **_entries("cuvil.runtime.pyint.range_stop", raises="span"),  # tested before a parallel loop, as "int"
     **_entries("cuvil.runtime.inplace.inplace_value", views=(Arg(1),), raises="opaque"),
     **_entries("cuvil.runtime.inplace.unshared", views=(Arg(1),)),
     **_entries("cuvil.runtime.inplace.ufunc_out", views=(Arg(0),), raises="opaque"),

@@ -48,8 +48,10 @@ _ROUNDINGS = {"math.floor": "floor", "math.ceil": "ceil"}  # of a float: rounded
 
 class OverflowChecks(cst.CSTTransformer):
     def __init__(self, types: Types, intrinsic: Intrinsic, trusted: set[str], boundscheck: bool,
-                 speculate: bool = False, roundings: bool = False):
+                 speculate: bool = False, roundings: bool = False, spans: bool = False):
         super().__init__()
+        self.spans = spans  # a range whose span may exceed int64 checked before its loop (CPU)
+        self.wide_ranges: set[int] = set()  # ids of such loops
         self.types, self.intrinsic, self.boundscheck = types, intrinsic, boundscheck
         self.roundings = roundings  # math.floor/ceil of a float rounded by np.floor (CPU) or pymath's (kernels)
         self.speculate = speculate  # arms' checks tested before the choice (lower/overflow_arms.py): CPU only
@@ -74,11 +76,23 @@ class OverflowChecks(cst.CSTTransformer):
                 and iter_.func.value == "range" and all(self._small(a.value, names) for a in iter_.args) \
                 and node.target.value not in assigned_names(node.body):
             names.add(node.target.value)
+        if self.spans and isinstance(iter_, cst.Call) and isinstance(iter_.func, cst.Name) \
+                and iter_.func.value == "range" and len(iter_.args) >= 2 \
+                and not all(self._small(a.value, self.bounded[-1]) for a in iter_.args[:2]) \
+                and all(_signed(self.types.of(a.value)) for a in iter_.args[:2]) and not _has_call(iter_.args[0]):
+            self.wide_ranges.add(id(node))
         self.bounded.append(names)
 
     def leave_For(self, original: cst.For, updated: cst.For) -> cst.For:
         self.bounded.pop()
-        return updated
+        if id(original) not in self.wide_ranges:
+            return updated
+        # range(a, b, c) -> range(a, range_stop(a, b), c): Numba counts b - a in int64 (a is read twice: no call)
+        args = updated.iter.args  # type: ignore[attr-defined]
+        stop = cst.Call(cst.Name(self.intrinsic(MODULE, "range_stop")),
+                        [cst.Arg(args[0].value), cst.Arg(args[1].value)])
+        return updated.with_changes(iter=updated.iter.with_changes(
+            args=[args[0], args[1].with_changes(value=stop), *args[2:]]))
 
     def _small(self, node: cst.BaseExpression, names: set[str] | None = None) -> bool:
         names = self.bounded[-1] if names is None else names
@@ -272,3 +286,23 @@ def _names(target: cst.BaseExpression) -> set[str]:
     if isinstance(target, cst.Tuple | cst.List):
         return {n for e in target.elements for n in _names(e.value)}
     return set()
+
+
+def _signed(t: object) -> bool:
+    return isinstance(t, Scalar) and t.dtype == "int64"
+
+
+def _has_call(node: cst.CSTNode) -> bool:
+    return any(isinstance(n, cst.Call) for n in _nodes(node))
+
+
+def _nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
+    found: list[cst.CSTNode] = []
+
+    class Collect(cst.CSTVisitor):
+        def on_visit(self, n: cst.CSTNode) -> bool:
+            found.append(n)
+            return True
+
+    node.visit(Collect())
+    return found

@@ -231,7 +231,7 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
         rewrite_each(lambda types: prints.Prints(types, intrinsic))  # np.float32(0.1) prints as 0.1
         globals = program.globals()
     overflow = functools.partial(OverflowChecks, boundscheck=options.boundscheck, speculate=options.target == "cpu",
-                                 roundings=options.target == "cpu")
+                                 roundings=options.target == "cpu", spans=options.target == "cpu")
     bounds = functools.partial(BoundsChecks, versions=options.target == "cpu")  # CUDA: no loop copies (yet)
     checks = [overflow] * (options.overflow == "raise") + [bounds] * options.boundscheck
     counts: dict[str, dict[str, int]] = {}  # per function: what the checks did, for cuvil.explain

@@ -17,7 +17,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload, register_jitable
 
-from ..library.numpy import DIVISIONS
+from ..library.numpy import DIVISIONS, SPAN_MESSAGE
 
 MESSAGE = ("int64 overflow: Python would give an int wider than 64 bits here; compute in float, or pass "
            "overflow=\"wrap\" to cuvil.jit for Numba's wrap-around")
@@ -282,6 +282,28 @@ def _floordiv(a, b, at=0):
                 raise OverflowError(MESSAGE, at)
             raise OverflowError(MESSAGE)
         return a // b
+
+    return impl
+
+
+def range_stop(start, stop, at=0):
+    """`range(start, stop, ...)`'s stop, once Numba can count the range: it counts `stop - start` in int64,
+    and a span beyond it wrapped to a negative count, so a loop over range(-2**62, 2**62, 2**61) ran no
+    iteration where Python runs four."""
+    if stop > start and stop - start > _MAX or start > stop and start - stop > _MAX:
+        raise OverflowError(SPAN_MESSAGE)
+    return stop
+
+
+@overload(range_stop, jit_options={"nogil": True}, inline="always")
+def _range_stop(start, stop, at=0):
+    def impl(start, stop, at=0):
+        # the span beyond int64, tested without computing it (no arithmetic here can wrap)
+        if start < 0 and stop > _MAX + start or stop < 0 and start > _MAX + stop:
+            if at:
+                raise OverflowError(SPAN_MESSAGE, at)
+            raise OverflowError(SPAN_MESSAGE)
+        return stop
 
     return impl
 
