@@ -36,19 +36,19 @@ def containers(fn: cst.FunctionDef) -> dict[str, str]:
                 if isinstance(target.target, cst.Name):
                     kinds.setdefault(target.target.value, set()).add(_kind(node.value))
                 else:
-                    for name in _names(target.target):
+                    for name in bound(target.target):
                         kinds.setdefault(name, set()).add(None)
 
         def visit_AugAssign(self, node: cst.AugAssign) -> None:
-            for name in _names(node.target):
+            for name in bound(node.target):
                 kinds.setdefault(name, set()).add(None)
 
         def visit_For(self, node: cst.For) -> None:
-            for name in _names(node.target):
+            for name in bound(node.target):
                 kinds.setdefault(name, set()).add(None)
 
         def visit_CompFor(self, node: cst.CompFor) -> None:
-            for name in _names(node.target):
+            for name in bound(node.target):
                 kinds.setdefault(name, set()).add(None)
 
     walk(fn.body, Bindings())
@@ -57,11 +57,12 @@ def containers(fn: cst.FunctionDef) -> dict[str, str]:
             if name not in params and len(found) == 1 and None not in found}
 
 
-def _names(target: cst.BaseExpression) -> list[str]:
+def bound(target: cst.BaseExpression) -> list[str]:
+    """The names an assignment target binds (`d[k] = v` binds none)."""
     if isinstance(target, cst.Name):
         return [target.value]
     if isinstance(target, cst.Tuple | cst.List):
-        return [n for e in target.elements for n in _names(e.value)]
+        return [n for e in target.elements for n in bound(e.value)]
     if isinstance(target, cst.StarredElement):
-        return _names(target.value)
+        return bound(target.value)
     return []

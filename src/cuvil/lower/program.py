@@ -33,7 +33,7 @@ from ..frontend.walk import walk
 from ..normalize.names import Fresh, all_names, assigned_names
 from ..normalize.origins import origin_of
 from ..options import Options
-from . import big_ints, dicts, int_or_float, library_raises, masks, prints, row_loops, sequences
+from . import big_ints, dicts, float_keys, int_or_float, library_raises, masks, prints, row_loops, sequences
 from . import precision as half
 from .arrays import Lowering
 from .blocks import lower_arrays
@@ -223,6 +223,9 @@ def lower_program(program: Program, options: Options, stage: Stage, intrinsic: I
         globals = program.globals()
     if options.target == "cpu" and not halves and any(library_raises.wanted(fn) for fn in functions.values()):
         rewrite_each(lambda types: library_raises.LibraryRaises(types, intrinsic))  # NumPy's words, the line
+        globals = program.globals()
+    if any(float_keys.wanted(fn) for fn in functions.values()):  # -0.0 and 0.0: one key, as in Python
+        rewrite_each(float_keys.FloatKeys)
         globals = program.globals()
     if any(dicts.wanted(fn) for fn in functions.values()):  # `d = {}` read by `d.get(k, 0)`: built typed
         rewrite_each(lambda types: dicts.TypedDicts(types, intrinsic))
