@@ -25,7 +25,7 @@ import libcst as cst
 
 from ..analysis.type_rules import Types
 from ..analysis.types import INT, Scalar
-from ..cfg.uses import reads_in
+from ..cfg.uses import calls_in, reads_in
 from ..frontend.walk import walk
 from ..normalize.names import Fresh, all_names
 from ..normalize.origins import origin_of, with_origin
@@ -169,7 +169,7 @@ class IntOrFloat(cst.CSTTransformer):
             return self._operation(node.operator, node.left, node.right)
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus | cst.Plus):
             return self.tag(node.expression)
-        if isinstance(node, cst.IfExp) and not _calls(node.test):  # the test read again: no call in it
+        if isinstance(node, cst.IfExp) and not calls_in(node.test):  # the test read again: no call in it
             body, orelse = self.tag(node.body), self.tag(node.orelse)
             if body is None or orelse is None:
                 return None
@@ -320,18 +320,6 @@ def _both(a: Tag, b: Tag) -> Tag:
 
 def _expression(tag: bool | cst.BaseExpression) -> cst.BaseExpression:
     return cst.Name(str(tag)) if isinstance(tag, bool) else tag
-
-
-def _calls(node: cst.CSTNode) -> bool:
-    class Find(cst.CSTVisitor):
-        found = False
-
-        def visit_Call(self, node: cst.Call) -> None:
-            self.found = True
-
-    finder = Find()
-    walk(node, finder)
-    return finder.found
 
 
 def _as_int(value: cst.BaseExpression) -> cst.Call:

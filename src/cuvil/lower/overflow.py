@@ -25,6 +25,7 @@ import libcst as cst
 
 from ..analysis.type_rules import Types
 from ..analysis.types import Array, Scalar
+from ..cfg.uses import calls_in
 from ..frontend.walk import walk
 from ..normalize.names import assigned_names
 from .overflow_arms import assignment_pairs, nonnegative, outside_test, pure_test
@@ -79,7 +80,7 @@ class OverflowChecks(cst.CSTTransformer):
         if self.spans and isinstance(iter_, cst.Call) and isinstance(iter_.func, cst.Name) \
                 and iter_.func.value == "range" and len(iter_.args) >= 2 \
                 and not all(self._small(a.value, self.bounded[-1]) for a in iter_.args[:2]) \
-                and all(_signed(self.types.of(a.value)) for a in iter_.args[:2]) and not _has_call(iter_.args[0]):
+                and all(_signed(self.types.of(a.value)) for a in iter_.args[:2]) and not calls_in(iter_.args[0]):
             self.wide_ranges.add(id(node))
         self.bounded.append(names)
 
@@ -290,19 +291,3 @@ def _names(target: cst.BaseExpression) -> set[str]:
 
 def _signed(t: object) -> bool:
     return isinstance(t, Scalar) and t.dtype == "int64"
-
-
-def _has_call(node: cst.CSTNode) -> bool:
-    return any(isinstance(n, cst.Call) for n in _nodes(node))
-
-
-def _nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
-    found: list[cst.CSTNode] = []
-
-    class Collect(cst.CSTVisitor):
-        def on_visit(self, n: cst.CSTNode) -> bool:
-            found.append(n)
-            return True
-
-    node.visit(Collect())
-    return found
