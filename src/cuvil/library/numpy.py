@@ -291,7 +291,7 @@ _TABLE: dict[str, Entry] = {
     **_entries(" ".join(UPDATES), writes=(Arg(0),), views=(Arg(0),), raises="opaque"),
     # lower/indirect.py's test before a loop: reads its arguments, writes none, cannot raise
     **_entries("cuvil.runtime.checks.within cuvil.runtime.checks.outside cuvil.runtime.parallel.overlaps "
-               "cuvil.runtime.parallel.whole_rows"),
+               "cuvil.runtime.parallel.whole_rows cuvil.runtime.parallel.chunk_bounds"),
     **_entries(" ".join(f"cuvil.runtime.half.{f}" for f in ("f16_to_f32 bf16_to_f32 f16 bf16 round_f16 "
                                                              "round_bf16").split())),
     **_entries(" ".join(f"cuvil.runtime.pymath.{n}" for n in DOMAINS), raises="domain"),

@@ -22,7 +22,8 @@ serial loop over rows, one parallel region per row, 14.6 ms.
                              for _c0 in range(_nc0):
                                  for _i1 in range(_d1):
                                      _acc0[_c0, _i1] = np.float32(-0.0)
-                                 for _i0 in range(_d0):       # parallel: range(_lo0, _hi0)
+                                 for _i0 in range(_d0):       # parallel: _lo0, _hi0 = chunk_bounds(_c0, _nc0, _d0)
+                                                              #   before, and range(_lo0, _hi0)
                                      for _i1 in range(_d1):
                                          _acc0[_c0, _i1] = add_any_order(_acc0[_c0, _i1], x[_i0, _i1])
                              for _i1 in range(_d1):
@@ -37,6 +38,8 @@ reduction (lower/reductions.Variance) runs the rows twice, its `between` step on
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import libcst as cst
 
 from .nest import Alloc, Nest, Stmts, assign, loop, subscript
@@ -45,7 +48,7 @@ from .reductions import Fresh, Pieces, kept_extreme
 
 def across(pieces: Pieces, variables: list[str], extents: list[str], keys: list[str | None], axis: int,
            pre: Stmts, out: Alloc, store: cst.BaseStatement, numpy: str, fresh: Fresh, chunks: int,
-           origin: int | None) -> Nest:
+           origin: int | None, intrinsic: Callable[[str, str], str]) -> Nest:
     """The nest of a reduction along `axis` (< the last) whose result is stored by `store` into `out`."""
     # two partial results of a two-pass reduction, or of an argmax, do not simply combine
     chunks = 1 if pieces.again or any(not op for _, op in pieces.state.values()) else chunks
@@ -54,15 +57,10 @@ def across(pieces: Pieces, variables: list[str], extents: list[str], keys: list[
     if lead:
         outer, count = variables[lead[0]], extents[lead[0]]
     else:
-        outer, count, step = fresh("_c"), fresh("_nc"), fresh("_step")
+        outer, count = fresh("_c"), fresh("_nc")
         at_least_one = cst.Call(cst.Name("max"), [cst.Arg(cst.Call(cst.Name("min"), [
             cst.Arg(cst.Name(extents[axis])), cst.Arg(cst.Integer(str(chunks)))])), cst.Arg(cst.Integer("1"))])
-        ceiling = cst.UnaryOperation(cst.Minus(), cst.BinaryOperation(
-            cst.UnaryOperation(cst.Minus(), cst.Name(extents[axis])), cst.FloorDivide(), cst.Name(count)),
-            lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
         pre = [*pre, assign(cst.Name(count), cst.Integer("1") if chunks == 1 else at_least_one, origin)]
-        if chunks > 1:
-            pre.append(assign(cst.Name(step), ceiling, origin))
     shape = cst.Tuple([cst.Element(cst.Name(e)) for e in [count, *(extents[k] for k in trail)]])
     allocations = [assign(cst.Name(name), cst.Call(cst.Attribute(cst.Name(numpy), cst.Name("empty")), [
         cst.Arg(shape), cst.Arg(cst.Attribute(cst.Name(numpy), cst.Name("bool_" if dtype == "bool" else dtype)))]),
@@ -93,12 +91,11 @@ def across(pieces: Pieces, variables: list[str], extents: list[str], keys: list[
     other = fresh("_k")
     row: Stmts = list(init)
     rows: cst.BaseExpression = cst.Call(cst.Name("range"), [cst.Arg(cst.Name(extents[axis]))])
-    if chunks > 1:  # chunk c: rows c * step up to the next chunk's
+    if chunks > 1:  # chunk c: rows c * step up to the next chunk's (runtime/parallel.chunk_bounds)
         lo, hi = fresh("_lo"), fresh("_hi")
-        start = cst.BinaryOperation(cst.Name(outer), cst.Multiply(), cst.Name(step))
-        end = cst.Call(cst.Name("min"), [cst.Arg(cst.BinaryOperation(cst.Name(lo), cst.Add(), cst.Name(step))),
-                                         cst.Arg(cst.Name(extents[axis]))])
-        row = [assign(cst.Name(lo), start, origin), assign(cst.Name(hi), end, origin), *row]
+        bounds = cst.Call(cst.Name(intrinsic("cuvil.runtime.parallel", "chunk_bounds")), [
+            cst.Arg(cst.Name(outer)), cst.Arg(cst.Name(count)), cst.Arg(cst.Name(extents[axis]))])
+        row = [assign(cst.Tuple([cst.Element(cst.Name(lo)), cst.Element(cst.Name(hi))]), bounds, origin), *row]
         rows = cst.Call(cst.Name("range"), [cst.Arg(cst.Name(lo)), cst.Arg(cst.Name(hi))])
     row.append(loop(variables[axis], cst.Integer("0"), update, origin).with_changes(iter=rows))
     if again:

@@ -364,7 +364,7 @@ class _Statement:
         alloc = Alloc(out, tuple(out_dims), dtype, allocation, tuple(out_keys))
         if lanes:
             nest = across(pieces, variables, extents, keys, axis, pre, alloc, store, numpy, self.l.fresh,
-                          self.l.chunks, self.line)
+                          self.l.chunks, self.line, self.l.intrinsic)
             nest.defines |= _bound(pre)
             return nest
         inner: Stmts = [loop(variables[axis], cst.Name(extents[axis]), pieces.update, self.line)]
