@@ -21,8 +21,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from llvmlite import ir
 from numba import types
-from numba.extending import overload, register_jitable
+from numba.extending import intrinsic, overload, register_jitable
 
 from .inplace import check_operands, inplace_value, ufunc_out, unshared
 
@@ -104,6 +105,40 @@ def _scalar_checks(base, exp):
     return None
 
 
+@intrinsic
+def _c_pow(typingctx, x, y):
+    """C's pow() of two float64s, as CPython's float `**` calls it. LLVM rewrites a pow() whose exponent it
+    knows (a literal, once inlined): pow(x, -1.0) as 1.0 / x, pow(x, 2.0) as x * x, which differ from the C
+    library's pow() in the last bit for some x (6.898715980997042e-15 ** -1: ...840.5 in CPython, ...840.47 as
+    1 / x). `nobuiltin` on the declaration keeps the call a call."""
+    if not (x == types.float64 and y == types.float64):
+        return None
+
+    def codegen(context, builder, signature, args):
+        double = ir.DoubleType()
+        fn = builder.module.globals.get("pow")
+        if fn is None:
+            fn = ir.Function(builder.module, ir.FunctionType(double, [double, double]), "pow")
+        fn.attributes.add("nobuiltin")
+        return builder.call(fn, list(args))
+
+    return types.float64(types.float64, types.float64), codegen
+
+
+def _power(base, exp):  # the plain-Python meaning
+    return base ** exp
+
+
+@overload(_power, jit_options={"nogil": True}, inline="always")
+def _power_impl(base, exp):
+    """`base ** exp` once checked: C's pow() where CPython calls it (a float64 result of Python numbers), the
+    operator elsewhere (ints; NumPy's float32 and float16 scalars keep NumPy's)."""
+    narrow = any(isinstance(t, types.Float) and t.bitwidth < 64 for t in (base, exp))
+    if narrow or not any(isinstance(t, types.Float) for t in (base, exp)):
+        return lambda base, exp: base ** exp
+    return lambda base, exp: _c_pow(float(base), float(exp))
+
+
 def _negative_int_power(base, exp) -> bool:  # the plain-Python meaning, for reading
     return np.size(base) > 0 and bool(np.any(np.asarray(exp) < 0))
 
@@ -173,10 +208,10 @@ def _py_pow(base, exp, at=0):
 
         return complex_pow
     if not (_real(base) and _real(exp)) or (_integral(base) and _integral(exp)):
-        return lambda base, exp, at=0: base ** pow_exponent(base, exp, at)
+        return lambda base, exp, at=0: _power(base, pow_exponent(base, exp, at))  # float for int ** -2
 
     def real_pow(base, exp, at=0):
-        result = base ** pow_exponent(base, exp, at)
+        result = _power(base, pow_exponent(base, exp, at))
         if np.isinf(result) and np.isfinite(base) and np.isfinite(exp):
             if at:  # what CPython's float pow says
                 raise OverflowError("(34, 'Numerical result out of range')", at)
