@@ -167,3 +167,12 @@ def power(k, e):
     assert _outcome(jitted, 2, -1) == (ValueError, "integer ** negative integer gives a float in Python; write "
                                                    "float(base) ** exp")
     assert _outcome(jitted, 3, 4) == _outcome(fn, 3, 4) == (int, 81)
+
+
+def test_literal_exponents_are_cs_pow_not_llvms_rewrites():
+    """LLVM writes pow(x, -1.0) as 1.0 / x once the literal is inlined, which is not C's pow() for every x:
+    `**`, pow() and math.pow() of a Python float call the C library's pow(), as CPython does."""
+    fn = define("def lit(x):\n    return x ** -1, math.pow(x, -1.0), pow(x, -1), x ** 2, math.pow(x, 2)\n",
+                env={"math": math})
+    x = 6.898715980997042e-15
+    assert cuvil.jit(fn)(x) == fn(x) and fn(x)[0] != 1.0 / x

@@ -231,7 +231,7 @@ def _math_pow(x, y, at=0):
 
     def impl(x, y, at=0):
         a, b = float(x), float(y)
-        result = math.pow(a, b)  # Numba's: C's pow() (its `**` raises ZeroDivisionError for 0.0 ** -inf)
+        result = _c_pow(a, b)  # C's pow(), a call LLVM leaves (Numba's `**` raises ZeroDivisionError for 0.0 ** -inf)
         if not np.isfinite(result) and np.isfinite(a) and np.isfinite(b):
             if np.isnan(result) or a == 0.0:
                 _value_error("math domain error", at)
