@@ -19,7 +19,7 @@ everything alone, as Numba does.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import libcst as cst
 
@@ -80,6 +80,7 @@ class OverflowChecks(cst.CSTTransformer):
         if self.spans and isinstance(iter_, cst.Call) and isinstance(iter_.func, cst.Name) \
                 and iter_.func.value == "range" and len(iter_.args) >= 2 \
                 and not all(self._small(a.value, self.bounded[-1]) for a in iter_.args[:2]) \
+                and not _counts_up_from_nonnegative(iter_.args) \
                 and all(_signed(self.types.of(a.value)) for a in iter_.args[:2]) and not calls_in(iter_.args[0]):
             self.wide_ranges.add(id(node))
         self.bounded.append(names)
@@ -291,3 +292,13 @@ def _names(target: cst.BaseExpression) -> set[str]:
 
 def _signed(t: object) -> bool:
     return isinstance(t, Scalar) and t.dtype == "int64"
+
+
+def _counts_up_from_nonnegative(args: Sequence[cst.Arg]) -> bool:
+    """`range(1, n)`, `range(0, n, 2)`: a literal start >= 0 and a positive literal step (or none). Its span
+    leaves int64 only for a stop below -2**63 + start (an empty range Numba would count as huge): not
+    checked, so the common loop keeps its plain header (the Plan, bounds hoisting and prange read it)."""
+    start = args[0].value
+    step = args[2].value if len(args) > 2 else cst.Integer("1")
+    return isinstance(start, cst.Integer) and isinstance(step, cst.Integer) and int(step.evaluated_value) > 0
+
