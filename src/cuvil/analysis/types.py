@@ -127,6 +127,23 @@ def ufunc_result(name: str, operands: Sequence[Type], python: bool = True) -> Ty
     return made[0] if len(made) == 1 else Tuple(tuple(made))
 
 
+def output_refusal(ufunc: str, target: Type, operands: list[Type]) -> str | None:
+    """NumPy's message when `array op= value` or `ufunc(..., out=array)` computes a dtype that does not cast
+    to the array's under the rule for outputs ('same_kind': `int_array /= 2.0`, `bool_array += 1`), or has
+    no loop for the operands; None when it casts or is unknown."""
+    if not isinstance(target, Array):
+        return None
+    result = ufunc_result(ufunc, operands)
+    if isinstance(result, Refused):  # no loop at all (`bool_array -= bool_array`): NumPy's own words
+        return result.message
+    dtype = getattr(result, "dtype", None)
+    if not isinstance(result, Array | Scalar) or dtype is None or \
+            np.can_cast(np.dtype(dtype), np.dtype(target.dtype), "same_kind"):
+        return None
+    return (f"Cannot cast ufunc '{getattr(np, ufunc).__name__}' output from dtype('{np.dtype(dtype)}') to "
+            f"dtype('{np.dtype(target.dtype)}') with casting rule 'same_kind'")
+
+
 def _refusal(name: str, ops: Sequence[Scalar | Array]) -> Type:
     """NumPy refuses these operands (bool - bool, -bool): what it says, for the operation to raise at run time."""
     samples = [np.zeros(1, t.dtype) if isinstance(t, Array) or not t.weak else _WEAK_SAMPLE[t.dtype](0)

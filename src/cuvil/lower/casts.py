@@ -24,7 +24,7 @@ import libcst as cst
 import numpy as np
 
 from ..analysis.type_rules import _OPERATORS, Types
-from ..analysis.types import Array, Refused, Scalar, Type, ufunc_result
+from ..analysis.types import Array, Refused, Scalar, Type, output_refusal, ufunc_result
 from . import math
 from .again import repeatable
 from .builtin_calls import BuiltinCalls
@@ -230,7 +230,7 @@ class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, Wrappi
         target = self.types.of(original.target)
         if ufunc is None or ufunc == "matmul":
             return updated
-        uncastable = self._uncastable(ufunc, target, [target, self.types.of(original.value)])
+        uncastable = output_refusal(ufunc, target, [target, self.types.of(original.value)])
         refused = ufunc_result(ufunc, [target, self.types.of(original.value)]) if isinstance(target, Scalar) \
             and not target.weak else None
         if isinstance(refused, Refused):  # `a[i] |= x[i]`, uint64 and int64: NumPy's TypeError when it runs
@@ -270,22 +270,6 @@ class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, Wrappi
             return cst.Assign([cst.AssignTarget(updated.target)], wrapped)
         return updated.with_changes(value=value)
 
-    def _uncastable(self, ufunc: str, target: Type, operands: list[Type]) -> str | None:
-        """NumPy's message when `array op= value` or `ufunc(..., out=array)` computes a dtype that does not cast
-        to the array's under the rule for outputs ('same_kind': `int_array /= 2.0`, `bool_array += 1`), or has
-        no loop for the operands; None when it casts or is unknown."""
-        if not isinstance(target, Array):
-            return None
-        result = ufunc_result(ufunc, operands)
-        if isinstance(result, Refused):  # no loop at all (`bool_array -= bool_array`): NumPy's own words
-            return result.message
-        dtype = getattr(result, "dtype", None)
-        if not isinstance(result, Array | Scalar) or dtype is None or \
-                np.can_cast(np.dtype(dtype), np.dtype(target.dtype), "same_kind"):
-            return None
-        return (f"Cannot cast ufunc '{getattr(np, ufunc).__name__}' output from dtype('{np.dtype(dtype)}') to "
-                f"dtype('{np.dtype(target.dtype)}') with casting rule 'same_kind'")
-
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         effect = self.types.calls.effect(original)
         name = effect.name
@@ -324,7 +308,7 @@ class Casts(LibraryResults, BuiltinCalls, DivisionInto, ExactComparisons, Wrappi
                                                         cst.Arg(cst.SimpleString(repr(result.message)))])
             out = [a for a in updated.args if a.keyword is not None and a.keyword.value == "out"]
             if len(originals) == ufunc.nin and len(original.args) == ufunc.nin + 1:
-                uncastable = self._uncastable(ufunc_name, self.types.of(original.args[-1].value),
+                uncastable = output_refusal(ufunc_name, self.types.of(original.args[-1].value),
                                               [self.types.of(o) for o in originals])
                 if uncastable is not None:  # NumPy's refusal (Numba's typing finds no loop and says so)
                     refuses = self.intrinsic("cuvil.runtime.elementwise", "numpy_refuses")
