@@ -26,6 +26,7 @@ import libcst as cst
 from ..analysis.type_rules import Types
 from ..analysis.types import INT, Scalar
 from ..cfg.uses import calls_in, reads_in
+from ..frontend.containers import bound
 from ..frontend.walk import walk
 from ..normalize.names import Fresh, all_names
 from ..normalize.origins import origin_of, with_origin
@@ -59,26 +60,27 @@ class _Sites(cst.CSTVisitor):
         if len(node.body) > 1:
             for small in node.body:
                 if isinstance(small, cst.Assign | cst.AugAssign):
-                    self.crowded |= {n.value for n in _targets(small)}
+                    self.crowded |= set(_targets(small))
 
     def visit_Assign(self, node: cst.Assign) -> None:
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
             self.sites.setdefault(node.targets[0].target.value, []).append(node)
         else:
-            self.other |= {n.value for n in _targets(node)}
+            self.other |= set(_targets(node))
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         if isinstance(node.target, cst.Name):
             self.sites.setdefault(node.target.value, []).append(node)
 
     def visit_For(self, node: cst.For) -> None:
-        self.other |= {n.value for n in reads_in(node.target)}
+        self.other |= set(bound(node.target))
 
 
-def _targets(node: cst.Assign | cst.AugAssign) -> list[cst.Name]:
+def _targets(node: cst.Assign | cst.AugAssign) -> list[str]:
+    """The names `node` binds (`a[i] = v` binds none)."""
     if isinstance(node, cst.AugAssign):
-        return [node.target] if isinstance(node.target, cst.Name) else []
-    return [n for t in node.targets for n in reads_in(t.target)]
+        return bound(node.target)
+    return [name for t in node.targets for name in bound(t.target)]
 
 
 class _Observed(cst.CSTVisitor):
@@ -215,11 +217,11 @@ class IntOrFloat(cst.CSTTransformer):
         small, origin = original.body[0], origin_of(original)
         if isinstance(small, cst.Assign | cst.AugAssign):
             target = _targets(small)
-            if len(target) == 1 and target[0].value in self.counters:
-                count = self._count(self.counters[target[0].value], small)
+            if len(target) == 1 and target[0] in self.counters:
+                count = self._count(self.counters[target[0]], small)
                 return updated if count is None else cst.FlattenSentinel([with_origin(count, origin), updated])
             if isinstance(small, cst.Assign) and self.returned_sites is not None and target \
-                    and target[0].value == self.returned and self._mentions(small.value):
+                    and target[0] == self.returned and self._mentions(small.value):
                 value = self._returned(small.value, updated.body[0].value)  # type: ignore[attr-defined]
                 return updated.with_changes(body=[updated.body[0].with_changes(value=value)])
         if isinstance(small, cst.Return) and small.value is not None and self._mentions(small.value) \
