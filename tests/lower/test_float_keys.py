@@ -56,6 +56,7 @@ VALUES = st.sampled_from([0.0, -0.0, 1.5, -1.5, -2.0, np.inf, -np.inf])
 @given(data=st.data())
 def test_zero_keys_are_one_key(program, dtype, data):
     fn = jitted(PROGRAMS[program])
-    calls = [np.array(data.draw(st.lists(VALUES, min_size=1, max_size=8), label="x"), dtype) for _ in range(2)]
-    for x in calls:  # the first call, a guard hit or miss
+    # lengths on both sides of the static-dim threshold (16)
+    calls = [np.array(data.draw(st.lists(VALUES, min_size=1, max_size=24), label="x"), dtype) for _ in range(3)]
+    for x in calls:  # the first call, guard hits and misses
         assert fn(x) == fn.py_func(x), (program, x)
